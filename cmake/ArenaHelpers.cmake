@@ -1,0 +1,33 @@
+# Shared compile settings and helpers for every target of the project.
+
+add_library(arena_options INTERFACE)
+target_compile_options(arena_options INTERFACE -Wall -Wextra -Wpedantic -Wno-unused-parameter)
+if(ARENA_WERROR)
+  target_compile_options(arena_options INTERFACE -Werror)
+endif()
+if(ARENA_SANITIZE)
+  target_compile_options(arena_options INTERFACE -fsanitize=${ARENA_SANITIZE} -fno-omit-frame-pointer
+                                                 -fno-sanitize-recover=undefined)
+  target_link_options(arena_options INTERFACE -fsanitize=${ARENA_SANITIZE})
+endif()
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  # The engines are tuned for the machine they run on; perft speed targets assume it.
+  target_compile_options(arena_options INTERFACE -O3 -march=native)
+endif()
+target_include_directories(arena_options INTERFACE ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+
+# arena_test(NAME SOURCES a.cc b.cc LIBS x y LABELS unit [TIMEOUT s] [ARGS ...])
+# One test executable, registered with ctest under the given labels.
+function(arena_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE arena_options ${T_LIBS} GTest::gtest GTest::gmock GTest::gtest_main)
+  add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
+  if(NOT T_LABELS)
+    set(T_LABELS unit)
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+endfunction()
