@@ -31,3 +31,18 @@ function(arena_test name)
   endif()
   set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
 endfunction()
+
+# arena_embed_migrations(TARGET FUNCTION DIR): a library `TARGET` exposing
+# arena::migrations::FUNCTION() with the numbered SQL files of DIR embedded.
+function(arena_embed_migrations target function dir)
+  file(GLOB sql_files CONFIGURE_DEPENDS ${dir}/*.sql)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}.cc)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DDIR=${dir} -DOUTPUT=${out} -DFUNCTION=${function}
+            -P ${CMAKE_SOURCE_DIR}/cmake/EmbedSql.cmake
+    DEPENDS ${sql_files} ${CMAKE_SOURCE_DIR}/cmake/EmbedSql.cmake
+    COMMENT "embedding migrations of ${dir}")
+  add_library(${target} ${out})
+  target_link_libraries(${target} PUBLIC arena_services_common)
+endfunction()

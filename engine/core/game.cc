@@ -32,7 +32,9 @@ absl::StatusOr<Variant> Variant::Parse(std::string_view text) {
   return v;
 }
 
-bool Variant::Has(std::string_view key) const { return options_.find(key) != options_.end(); }
+bool Variant::Has(std::string_view key) const {
+  return options_.find(key) != options_.end();
+}
 
 std::string Variant::Get(std::string_view key, std::string_view fallback) const {
   auto it = options_.find(key);
@@ -44,9 +46,8 @@ absl::StatusOr<int> Variant::GetInt(std::string_view key, int fallback) const {
   if (it == options_.end()) return fallback;
   int value = 0;
   if (!absl::SimpleAtoi(it->second, &value)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("variant option '", ToAbsl(key), "' must be an integer, got '", it->second,
-                     "'"));
+    return absl::InvalidArgumentError(absl::StrCat("variant option '", ToAbsl(key),
+                                                   "' must be an integer, got '", it->second, "'"));
   }
   return value;
 }
@@ -93,11 +94,16 @@ std::string Outcome::ResultText() const {
 
 std::string_view SeatEventName(SeatEvent event) {
   switch (event) {
-    case SeatEvent::kResign: return "resign";
-    case SeatEvent::kOfferDraw: return "offer-draw";
-    case SeatEvent::kAcceptDraw: return "accept-draw";
-    case SeatEvent::kDeclineDraw: return "decline-draw";
-    case SeatEvent::kTimeout: return "timeout";
+    case SeatEvent::kResign:
+      return "resign";
+    case SeatEvent::kOfferDraw:
+      return "offer-draw";
+    case SeatEvent::kAcceptDraw:
+      return "accept-draw";
+    case SeatEvent::kDeclineDraw:
+      return "decline-draw";
+    case SeatEvent::kTimeout:
+      return "timeout";
   }
   return "unknown";
 }

@@ -165,7 +165,11 @@ const Game* FindGame(std::string_view id);
 std::vector<const Game*> AllGames();
 
 // absl in Debian 12 has its own string_view; these convert explicitly at the boundary.
-inline std::string_view ToStd(absl::string_view s) { return {s.data(), s.size()}; }
-inline absl::string_view ToAbsl(std::string_view s) { return {s.data(), s.size()}; }
+inline std::string_view ToStd(absl::string_view s) {
+  return {s.data(), s.size()};
+}
+inline absl::string_view ToAbsl(std::string_view s) {
+  return {s.data(), s.size()};
+}
 
 }  // namespace arena::engine

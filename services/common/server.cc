@@ -1,0 +1,133 @@
+#include "services/common/server.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "arena/v1/common.grpc.pb.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "services/common/log.h"
+
+#ifndef ARENA_VERSION
+#define ARENA_VERSION "0.0.0"
+#endif
+#ifndef ARENA_GIT_COMMIT
+#define ARENA_GIT_COMMIT "unknown"
+#endif
+
+namespace arena::common {
+namespace {
+
+class InfoServiceImpl final : public arena::v1::InfoService::CallbackService {
+ public:
+  InfoServiceImpl(std::string service, std::vector<std::string> games) {
+    info_.set_service(std::move(service));
+    info_.set_version(ArenaVersion());
+    info_.set_git_commit(ArenaGitCommit());
+    absl::Time now = absl::Now();
+    info_.mutable_started_at()->set_seconds(absl::ToUnixSeconds(now));
+    for (auto& g : games) info_.add_games(std::move(g));
+  }
+
+  grpc::ServerUnaryReactor* GetServerInfo(grpc::CallbackServerContext* context,
+                                          const arena::v1::GetServerInfoRequest*,
+                                          arena::v1::ServerInfo* reply) override {
+    *reply = info_;
+    auto* reactor = context->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+ private:
+  arena::v1::ServerInfo info_;
+};
+
+sigset_t ShutdownSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+}  // namespace
+
+std::string ArenaVersion() {
+  return ARENA_VERSION;
+}
+std::string ArenaGitCommit() {
+  return ARENA_GIT_COMMIT;
+}
+
+void BlockShutdownSignals() {
+  sigset_t set = ShutdownSignals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void InitServiceLogging(const std::string& service, const std::string& level) {
+  LogLevel l;
+  if (!ParseLogLevel(level, &l)) {
+    std::fprintf(stderr,
+                 "startup error: --log_level=%s is not one of debug, info, warning, error\n",
+                 level.c_str());
+    std::exit(2);
+  }
+  InitLogging(service, l);
+}
+
+absl::Status MakeProcessUndumpable() {
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return absl::InternalError("PR_SET_DUMPABLE failed");
+  struct rlimit none = {0, 0};
+  if (setrlimit(RLIMIT_CORE, &none) != 0) return absl::InternalError("RLIMIT_CORE failed");
+  return absl::OkStatus();
+}
+
+absl::Status RunServer(const ServerOptions& options) {
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+
+  InfoServiceImpl info(options.service_name, options.games);
+  grpc::ServerBuilder builder;
+  int bound_port = 0;
+  std::string address = absl::StrCat(options.host, ":", options.port);
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &bound_port);
+  builder.RegisterService(&info);
+  for (grpc::Service* s : options.services) builder.RegisterService(s);
+  builder.SetMaxReceiveMessageSize(16 << 20);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || bound_port == 0) {
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
+  }
+  server->GetHealthCheckService()->SetServingStatus(true);
+  if (!options.port_file.empty()) {
+    std::string tmp = options.port_file + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::trunc);
+      out << bound_port << "\n";
+    }
+    std::rename(tmp.c_str(), options.port_file.c_str());
+  }
+  LogInfo("serving",
+          {{"address", absl::StrCat(options.host, ":", bound_port)}, {"version", ArenaVersion()}});
+
+  sigset_t set = ShutdownSignals();
+  int sig = 0;
+  sigwait(&set, &sig);
+  LogInfo("shutting down", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+  server->GetHealthCheckService()->SetServingStatus(false);
+  if (options.on_shutdown) options.on_shutdown();
+  server->Shutdown(std::chrono::system_clock::now() +
+                   absl::ToChronoMilliseconds(options.drain_timeout));
+  server->Wait();
+  LogInfo("stopped");
+  return absl::OkStatus();
+}
+
+}  // namespace arena::common
