@@ -45,6 +45,7 @@ class ChessState : public State {
   std::string Serialize() const override;
   uint64_t Hash() const override;
   std::string Render(const RenderOptions& options) const override;
+  std::string PositionText() const override { return pos_.Fen(); }
   // The standard perft of the current position (the pure move tree, as in every published
   // perft table: draw rules do not prune it), with the fast generator.
   uint64_t Perft(int depth) const override;
