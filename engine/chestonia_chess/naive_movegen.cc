@@ -47,14 +47,7 @@ bool IsBackRowOf(const Position& pos, int seat, V a) {
 
 // Looks outward from the king with coordinate steps: the first piece along each line, the
 // knight leaps, and pawns standing next to it whose capture directions point at it.
-bool KingAttacked(const Position& pos, const Board& b, int seat) {
-  V king{99, 99};
-  for (int q = -7; q <= 7; ++q) {
-    for (int r = -7; r <= 7; ++r) {
-      if (On({q, r}) && b.at({q, r}) == MakePiece(seat, kKing)) king = {q, r};
-    }
-  }
-  if (king.q == 99) return false;
+bool KingAttacked(const Position& pos, const Board& b, int seat, V king) {
   auto enemy = [&](Piece p) { return p && SeatOf(p) != seat && pos.Active(SeatOf(p)); };
   for (int straight = 0; straight < 2; ++straight) {
     const V* dirs = straight ? kStraight : kDiagonal;
@@ -199,13 +192,24 @@ std::vector<Move> LegalMoves(const Position& pos) {
     }
     return captures.empty() ? moves : captures;
   }
+  V king{99, 99};
+  for (int q = -7; q <= 7; ++q) {
+    for (int r = -7; r <= 7; ++r) {
+      if (On({q, r}) && b.at({q, r}) == MakePiece(seat, kKing)) king = {q, r};
+    }
+  }
+  if (king.q == 99) return moves;
   std::vector<Move> legal;
   for (const Move m : moves) {
-    Board after = b;
+    // Make the move on the board, look at the king, take the move back.
     const V from{g.At(m.from).q, g.At(m.from).r}, to{g.At(m.to).q, g.At(m.to).r};
-    after.at(to) = after.at(from);
-    after.at(from) = 0;
-    if (!KingAttacked(pos, after, seat)) legal.push_back(m);
+    const Piece taken = b.at(to);
+    b.at(to) = b.at(from);
+    b.at(from) = 0;
+    const bool king_moved = from.q == king.q && from.r == king.r;
+    if (!KingAttacked(pos, b, seat, king_moved ? to : king)) legal.push_back(m);
+    b.at(from) = b.at(to);
+    b.at(to) = taken;
   }
   return legal;
 }
