@@ -1,6 +1,7 @@
 #include "engine/hex/dart.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -136,6 +137,9 @@ TEST(DartTest, SimulatedThrowsAgreeWithTheExactDistribution) {
       paying += DartZonePays(zone);
     }
     const Figures exact = ExactFigures(darts, aim);
+    std::printf("aim %s: simulated bullseye %.4f paying %.4f miss %.4f; exact %.4f %.4f %.4f\n",
+                CellText(aim_cell).c_str(), bullseye / double{kThrows}, paying / double{kThrows},
+                miss / double{kThrows}, exact.bullseye, exact.paying, exact.miss);
     auto within = [&](int count, double p) {
       const double sd = std::sqrt(p * (1 - p) / kThrows);
       return std::abs(static_cast<double>(count) / kThrows - p) < 5 * sd + 1e-9;
