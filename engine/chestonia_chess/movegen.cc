@@ -132,12 +132,110 @@ bool InCheck(const Position& pos, int seat) {
   return IsAttacked(pos, pos.king[seat], pos.active & ~(1u << seat));
 }
 
-void GenerateLegalMoves(const Position& pos, MoveList& list) {
+namespace {
+
+// Own pieces pinned against the king by a slider of a seat still in: pin_dir[cell] is the
+// direction from the king to the pinned piece, -1 for pieces that are not pinned.
+struct Pins {
+  CellSet pinned;
+  std::array<int8_t, kNumCells> dir;
+};
+
+void FindPins(const Position& pos, int seat, int king, unsigned attackers, Pins& pins) {
+  const hex::Grid& g = BoardGrid();
+  for (int d = 0; d < hex::kNumDirections; ++d) {
+    const auto ray = g.Ray(king, d);
+    int own = -1;
+    for (int c : ray) {
+      const Piece p = pos.cells[c];
+      if (!p) continue;
+      if (own < 0) {
+        if (SeatOf(p) != seat) break;
+        own = c;
+        continue;
+      }
+      const int t = TypeOf(p);
+      if (((attackers >> SeatOf(p)) & 1) &&
+          (t == kQueen || t == (hex::IsStraight(d) ? kRook : kBishop))) {
+        pins.pinned.Set(own);
+        pins.dir[own] = static_cast<int8_t>(d);
+      }
+      break;
+    }
+  }
+}
+
+// Whether the king stays safe after `m` (tried on a scratch board).
+inline bool SafeAfter(std::array<Piece, kNumCells>& scratch, Move m, int king, unsigned attackers,
+                      const Layout& layout) {
+  const Piece saved = scratch[m.to];
+  scratch[m.to] = scratch[m.from];
+  scratch[m.from] = 0;
+  const bool safe = !Attacked(scratch.data(), m.from == king ? m.to : king, attackers, layout);
+  scratch[m.from] = scratch[m.to];
+  scratch[m.to] = saved;
+  return safe;
+}
+
+// Legal moves of pos.turn outside reverse chess. With `stop_at_first`, returns as soon as one
+// legal move is in the list.
+void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first) {
   const int seat = pos.turn;
+  const int king = pos.king[seat];
   list.size = 0;
-  GeneratePseudoMoves(pos, seat, list);
-  if (FirstMoveRestricted(pos)) FilterFirstMove(pos, list);
+  if (king < 0) return;
+  const unsigned attackers = pos.active & ~(1u << seat);
+  const Layout& layout = pos.layout();
+  const hex::Grid& g = BoardGrid();
+  const bool in_check = Attacked(pos.cells.data(), king, attackers, layout);
+  std::array<Piece, kNumCells> scratch = pos.cells;
+  if (in_check) {
+    // Rare: try every move.
+    GeneratePseudoMoves(pos, seat, list);
+    int n = 0;
+    for (int i = 0; i < list.size; ++i) {
+      if (SafeAfter(scratch, list.moves[i], king, attackers, layout)) {
+        list.moves[n++] = list.moves[i];
+        if (stop_at_first) break;
+      }
+    }
+    list.size = n;
+    return;
+  }
+  Pins pins;
+  FindPins(pos, seat, king, attackers, pins);
+  bool done = false;
+  pos.pieces[seat].ForEach([&](int from) {
+    if (done || from == king) return;
+    const int start = list.size;
+    AddPieceMoves(pos, seat, from, list);
+    if (pins.pinned.Test(from)) {
+      // A pinned piece stays on the line between its king and the pinner.
+      int n = start;
+      for (int i = start; i < list.size; ++i) {
+        if (g.LineDirection(king, list.moves[i].to) == pins.dir[from]) list.moves[n++] = list.moves[i];
+      }
+      list.size = n;
+    }
+    if (stop_at_first && list.size > 0) done = true;
+  });
+  if (done) return;
+  const int start = list.size;
+  AddPieceMoves(pos, seat, king, list);
+  int n = start;
+  for (int i = start; i < list.size; ++i) {
+    if (SafeAfter(scratch, list.moves[i], king, attackers, layout)) list.moves[n++] = list.moves[i];
+  }
+  list.size = n;
+}
+
+}  // namespace
+
+void GenerateLegalMoves(const Position& pos, MoveList& list) {
+  list.size = 0;
   if (pos.rules.reverse) {
+    GeneratePseudoMoves(pos, pos.turn, list);
+    if (FirstMoveRestricted(pos)) FilterFirstMove(pos, list);
     // Captures are compulsory.
     int n = 0;
     for (int i = 0; i < list.size; ++i) {
@@ -146,37 +244,8 @@ void GenerateLegalMoves(const Position& pos, MoveList& list) {
     if (n > 0) list.size = n;
     return;
   }
-  const int king = pos.king[seat];
-  if (king < 0) return;
-  const unsigned attackers = pos.active & ~(1u << seat);
-  const Layout& layout = pos.layout();
-  const hex::Grid& g = BoardGrid();
-  const bool in_check = Attacked(pos.cells.data(), king, attackers, layout);
-  std::array<Piece, kNumCells> scratch = pos.cells;
-  int n = 0;
-  for (int i = 0; i < list.size; ++i) {
-    const Move m = list.moves[i];
-    bool legal;
-    if (m.from == king) {
-      const Piece saved = scratch[m.to];
-      scratch[m.to] = scratch[m.from];
-      scratch[m.from] = 0;
-      legal = !Attacked(scratch.data(), m.to, attackers, layout);
-      scratch[m.from] = scratch[m.to];
-      scratch[m.to] = saved;
-    } else if (!in_check && g.LineDirection(king, m.from) < 0) {
-      legal = true;
-    } else {
-      const Piece saved = scratch[m.to];
-      scratch[m.to] = scratch[m.from];
-      scratch[m.from] = 0;
-      legal = !Attacked(scratch.data(), king, attackers, layout);
-      scratch[m.from] = scratch[m.to];
-      scratch[m.to] = saved;
-    }
-    if (legal) list.moves[n++] = m;
-  }
-  list.size = n;
+  GenerateChessMoves(pos, list, false);
+  if (FirstMoveRestricted(pos)) FilterFirstMove(pos, list);
 }
 
 int CountLegalMoves(const Position& pos) {
@@ -185,7 +254,15 @@ int CountLegalMoves(const Position& pos) {
   return list.size;
 }
 
-bool HasLegalMove(const Position& pos) { return CountLegalMoves(pos) > 0; }
+bool HasLegalMove(const Position& pos) {
+  MoveList list;
+  if (pos.rules.reverse || FirstMoveRestricted(pos)) {
+    GenerateLegalMoves(pos, list);
+  } else {
+    GenerateChessMoves(pos, list, true);
+  }
+  return list.size > 0;
+}
 
 uint64_t Perft(const Position& pos, int depth) {
   if (depth <= 0 || pos.phase != Phase::kMove) return 1;

@@ -125,9 +125,10 @@ enum class EndReason : uint8_t {
 };
 std::string_view EndReasonName(EndReason reason);
 
+// Trivially constructible so move lists cost nothing to create.
 struct Move {
-  uint8_t from = 0;
-  uint8_t to = 0;
+  uint8_t from;
+  uint8_t to;
   friend bool operator==(const Move&, const Move&) = default;
 };
 
