@@ -35,7 +35,8 @@ void GeneratePseudoMoves(const Position& pos, int seat, MoveList& list);
 // The legal moves of pos.turn (in cell order of the moving piece, then of the ray walk).
 void GenerateLegalMoves(const Position& pos, MoveList& list);
 int CountLegalMoves(const Position& pos);
-bool HasLegalMove(const Position& pos);
+// With `in_check`, also reports whether pos.turn's king is attacked now.
+bool HasLegalMove(const Position& pos, bool* in_check = nullptr);
 
 // Whether `cell` is attacked by a piece of any seat in `attackers` (a bit mask).
 bool IsAttacked(const Position& pos, int cell, unsigned attackers);

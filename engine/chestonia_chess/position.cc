@@ -99,6 +99,7 @@ std::string_view SeatColour(int players, int seat) {
 }
 
 void Position::Put(int cell, Piece p) {
+  turn_in_check = -1;
   if (cells[cell]) Remove(cell);
   cells[cell] = p;
   pieces[SeatOf(p)].Set(cell);
@@ -106,6 +107,7 @@ void Position::Put(int cell, Piece p) {
 }
 
 void Position::Remove(int cell) {
+  turn_in_check = -1;
   const Piece p = cells[cell];
   if (!p) return;
   pieces[SeatOf(p)].Clear(cell);
@@ -180,7 +182,9 @@ bool Position::BeginTurn() {
 }
 
 bool Position::BeginMovePhase() {
-  const bool can_move = HasLegalMove(*this);
+  turn_in_check = -1;
+  bool check = false;
+  const bool can_move = HasLegalMove(*this, &check);
   if (rules.reverse) {
     if (!can_move) {
       FinishWin(turn, pieces[turn].Empty() ? EndReason::kReverseNoPieces
@@ -191,7 +195,6 @@ bool Position::BeginMovePhase() {
     phase = Phase::kMove;
     return true;
   }
-  const bool check = InCheck(*this, turn);
   if (!can_move) {
     if (check) {
       Eliminate(turn, EndReason::kCheckmate);
@@ -210,6 +213,7 @@ bool Position::BeginMovePhase() {
     return true;
   }
   phase = Phase::kMove;
+  turn_in_check = check ? 1 : 0;
   return true;
 }
 
@@ -218,6 +222,7 @@ void Position::ContinueTurn() {
 }
 
 void Position::Eliminate(int seat, EndReason why) {
+  turn_in_check = -1;  // the seat's pieces stop attacking
   active &= static_cast<uint8_t>(~(1u << seat));
   out_order[num_out++] = static_cast<int8_t>(seat);
   check_turns[seat] = 0;

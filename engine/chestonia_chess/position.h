@@ -185,6 +185,9 @@ class Position {
   int32_t action_count = 0;      // actions applied through the facade
   std::array<int8_t, kMaxSeats> check_turns{};  // own turns begun in check, in a row
   int8_t skips = 0;              // seats skipped in a row (stalemated)
+  // Derived, not serialized: whether `turn` began its move phase in check (-1 = unknown).
+  // Set when the move phase begins; any board edit clears it.
+  int8_t turn_in_check = -1;
   // Result (phase == kOver).
   bool draw = false;
   int8_t winner = -1;
