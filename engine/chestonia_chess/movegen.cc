@@ -250,8 +250,9 @@ void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first,
 
 }  // namespace
 
-void GenerateLegalMoves(const Position& pos, MoveList& list) {
+void GenerateLegalMoves(const Position& pos, MoveList& list, bool* in_check) {
   list.size = 0;
+  if (in_check) *in_check = false;
   if (pos.rules.reverse) {
     GeneratePseudoMoves(pos, pos.turn, list);
     if (FirstMoveRestricted(pos)) FilterFirstMove(pos, list);
@@ -263,7 +264,7 @@ void GenerateLegalMoves(const Position& pos, MoveList& list) {
     if (n > 0) list.size = n;
     return;
   }
-  GenerateChessMoves(pos, list, false, nullptr);
+  GenerateChessMoves(pos, list, false, in_check);
   if (FirstMoveRestricted(pos)) FilterFirstMove(pos, list);
 }
 
@@ -285,18 +286,28 @@ bool HasLegalMove(const Position& pos, bool* in_check) {
   return list.size > 0;
 }
 
+namespace {
+
+// `moves` are the legal moves of `pos` (in its move phase); depth >= 1.
+uint64_t PerftWithMoves(const Position& pos, const MoveList& moves, int depth) {
+  if (depth == 1) return static_cast<uint64_t>(moves.size);
+  MoveList next;
+  uint64_t total = 0;
+  for (const Move m : moves) {
+    Position child = pos;
+    child.ApplyMove(m, &next);
+    total += child.phase == Phase::kMove ? PerftWithMoves(child, next, depth - 1) : 1;
+  }
+  return total;
+}
+
+}  // namespace
+
 uint64_t Perft(const Position& pos, int depth) {
   if (depth <= 0 || pos.phase != Phase::kMove) return 1;
   MoveList list;
   GenerateLegalMoves(pos, list);
-  if (depth == 1) return static_cast<uint64_t>(list.size);
-  uint64_t total = 0;
-  for (const Move m : list) {
-    Position child = pos;
-    child.ApplyMove(m);
-    total += Perft(child, depth - 1);
-  }
-  return total;
+  return PerftWithMoves(pos, list, depth);
 }
 
 }  // namespace arena::engine::chestonia_chess

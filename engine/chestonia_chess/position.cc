@@ -151,14 +151,14 @@ void Position::BeginTurnFromSetup() {
 
 // --- Turn structure ------------------------------------------------------------------------
 
-void Position::AdvanceTurn() {
+void Position::AdvanceTurn(MoveList* moves) {
   // Terminates: every pass over an active seat either stops, skips it (and NumActive skips in a
   // row end the game) or eliminates it (and one seat left ends the game).
   for (;;) {
     turn = static_cast<int8_t>((turn + 1) % rules.players);
     if (turn == rules.first && OnRoundBoundary()) return;
     if (!Active(turn)) continue;
-    if (BeginTurn()) return;
+    if (BeginTurn(moves)) return;
   }
 }
 
@@ -173,18 +173,24 @@ bool Position::OnRoundBoundary() {
   return false;
 }
 
-bool Position::BeginTurn() {
+bool Position::BeginTurn(MoveList* moves) {
   if (dart_round) {
     phase = Phase::kAim;
     return true;
   }
-  return BeginMovePhase();
+  return BeginMovePhase(moves);
 }
 
-bool Position::BeginMovePhase() {
+bool Position::BeginMovePhase(MoveList* moves) {
   turn_in_check = -1;
   bool check = false;
-  const bool can_move = HasLegalMove(*this, &check);
+  bool can_move;
+  if (moves) {
+    GenerateLegalMoves(*this, *moves, &check);
+    can_move = moves->size > 0;
+  } else {
+    can_move = HasLegalMove(*this, &check);
+  }
   if (rules.reverse) {
     if (!can_move) {
       FinishWin(turn, pieces[turn].Empty() ? EndReason::kReverseNoPieces
@@ -252,7 +258,7 @@ bool Position::ReverseEmptied(int seat) {
 
 // --- Actions -------------------------------------------------------------------------------
 
-void Position::ApplyMove(Move m) {
+void Position::ApplyMove(Move m, MoveList* next_moves) {
   Piece piece = cells[m.from];
   const Piece captured = cells[m.to];
   const int seat = SeatOf(piece);
@@ -269,7 +275,7 @@ void Position::ApplyMove(Move m) {
   if (captured && ReverseEmptied(SeatOf(captured))) return;
   if (no_progress >= kNoProgressLimit) return FinishDraw(EndReason::kNoProgress);
   if (rules.movecap > 0 && moves_played >= rules.movecap) return FinishDraw(EndReason::kMoveCap);
-  AdvanceTurn();
+  AdvanceTurn(next_moves);
 }
 
 void Position::ApplyRoundChance(bool is_dart_round) {

@@ -126,6 +126,8 @@ enum class EndReason : uint8_t {
 std::string_view EndReasonName(EndReason reason);
 
 // Trivially constructible so move lists cost nothing to create.
+struct MoveList;  // movegen.h
+
 struct Move {
   uint8_t from;
   uint8_t to;
@@ -149,7 +151,9 @@ class Position {
   CellSet PawnsOf(int seat) const;
 
   // --- Actions (validated by the caller) ---
-  void ApplyMove(Move m);
+  // With `next_moves`, the legal moves of the seat whose move phase begins afterwards are left
+  // there (perft reuses them instead of generating twice).
+  void ApplyMove(Move m, MoveList* next_moves = nullptr);
   void ApplyRoundChance(bool dart_round);
   void ApplyAim(int cell);
   void ApplyLanding(int cell);  // -1 = miss
@@ -194,10 +198,10 @@ class Position {
   EndReason reason = EndReason::kNone;
 
  private:
-  void AdvanceTurn();
+  void AdvanceTurn(MoveList* moves = nullptr);
   bool OnRoundBoundary();
-  bool BeginTurn();
-  bool BeginMovePhase();
+  bool BeginTurn(MoveList* moves = nullptr);
+  bool BeginMovePhase(MoveList* moves = nullptr);
   void ContinueTurn();
   void Eliminate(int seat, EndReason why);
   void FinishWin(int seat, EndReason why);
