@@ -654,8 +654,11 @@ TEST(RenderTest, OwnEdgeAtTheBottom) {
   }
   RenderOptions coords;
   coords.coordinates = true;
-  EXPECT_TRUE(absl::StrContains(s->Render(coords), "0,7 .. 7,0") ||
-              absl::StrContains(s->Render(coords), ".."));
+  // Blue's back row is the bottom line, its right-hand end (0,-7) on the right.
+  const std::string text = s->Render(coords);
+  const size_t bottom = text.find("7,-7 .. 0,-7");
+  ASSERT_NE(bottom, std::string::npos) << text;
+  EXPECT_EQ(text.find('\n', bottom), text.find("to act") - 1);
 }
 
 TEST(PerftTest, FacadePerftMatchesTheGenericWalk) {
