@@ -91,7 +91,11 @@ ChessSearcher::TTEntry* ChessSearcher::Probe(uint64_t key) { return &tt_[key & t
 bool ChessSearcher::OutOfBudget() {
   if (aborted_) return true;
   if (limits_.nodes > 0 && nodes_ >= limits_.nodes) aborted_ = true;
-  if ((nodes_ & (kStopPollNodes - 1)) == 0 && StopRequested(limits_)) aborted_ = true;
+  // The first iteration always completes, so even a search stopped at once answers with a
+  // searched move.
+  if (iteration_ > 1 && (nodes_ & (kStopPollNodes - 1)) == 0 && StopRequested(limits_)) {
+    aborted_ = true;
+  }
   return aborted_;
 }
 
@@ -358,6 +362,7 @@ SearchResult ChessSearcher::Search(const Position& pos, const std::vector<uint64
   int best_score = 0;
   for (int depth = 1; depth <= std::min(limits.depth, kMaxPly - 2); ++depth) {
     root_best_ = Move();
+    iteration_ = depth;
     const int score = Negamax(depth, 0, -kInf, kInf, false);
     if (aborted_) {
       // A move of the unfinished iteration that beat the previous best is trusted.
@@ -365,7 +370,7 @@ SearchResult ChessSearcher::Search(const Position& pos, const std::vector<uint64
         best = root_best_;
         best_score = root_best_score_;
       }
-      result.stopped = StopRequested(limits);
+      result.stopped = StopRequested(limits) && !(limits.nodes > 0 && nodes_ >= limits.nodes);
       break;
     }
     best = root_best_.is_none() ? best : root_best_;

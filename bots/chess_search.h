@@ -68,6 +68,7 @@ class ChessSearcher {
   SearchLimits limits_;
   int64_t nodes_ = 0;
   bool aborted_ = false;
+  int iteration_ = 0;
   engine::chess::Move root_best_;
   int root_best_score_ = 0;
 };

@@ -133,7 +133,10 @@ ChestoniaSearcher::ChestoniaSearcher()
 bool ChestoniaSearcher::OutOfBudget() {
   if (aborted_) return true;
   if (limits_.nodes > 0 && nodes_ >= limits_.nodes) aborted_ = true;
-  if ((nodes_ & (kStopPollNodes - 1)) == 0 && StopRequested(limits_)) aborted_ = true;
+  // The first iteration always completes (see ChessSearcher).
+  if (iteration_ > 1 && (nodes_ & (kStopPollNodes - 1)) == 0 && StopRequested(limits_)) {
+    aborted_ = true;
+  }
   return aborted_;
 }
 
@@ -523,6 +526,7 @@ SearchResult ChestoniaSearcher::Search(const Position& pos, MultiAlgorithm algor
   int best_score = 0;
   for (int depth = 1; depth <= std::min(limits.depth, 60); ++depth) {
     root_has_best_ = false;
+    iteration_ = depth;
     int score = 0;
     switch (algorithm) {
       case MultiAlgorithm::kParanoid: score = Paranoid(pos, depth, 0, -kInf, kInf, false); break;
@@ -531,7 +535,7 @@ SearchResult ChestoniaSearcher::Search(const Position& pos, MultiAlgorithm algor
     }
     if (aborted_) {
       if (root_has_best_ && depth > 1 && root_best_score_ > best_score) best = root_best_;
-      result.stopped = StopRequested(limits);
+      result.stopped = StopRequested(limits) && !(limits.nodes > 0 && nodes_ >= limits.nodes);
       break;
     }
     if (root_has_best_) best = root_best_;

@@ -93,6 +93,7 @@ class ChestoniaSearcher {
   int root_ = 0;
   int64_t nodes_ = 0;
   bool aborted_ = false;
+  int iteration_ = 0;
   uint64_t noise_seed_ = 0;
   Move root_best_;
   bool root_has_best_ = false;

@@ -76,10 +76,11 @@ SearchResult MctsSearch(const State& root_state, const SearchLimits& limits,
     return true;
   };
   while (applied < budget) {
-    if ((iterations++ & 15) == 0 && StopRequested(limits)) {
+    if (iterations > 0 && (iterations & 15) == 0 && StopRequested(limits)) {
       stopped = true;
       break;
     }
+    ++iterations;
     std::unique_ptr<State> s = root_state.Clone();
     int node = 0;
     // Selection.
