@@ -89,8 +89,10 @@ absl::StatusOr<BotAnswer> ChestoniaMove(const engine::chestonia_chess::Chestonia
       a.result.move = ChestoniaChooseRewardOrPenalty(pos, req.seed);
       a.result.pv = {a.result.move};
       return a;
-    case Phase::kMove: break;
-    default: return absl::FailedPreconditionError("no decision is owed in this phase");
+    case Phase::kMove:
+      break;
+    default:
+      return absl::FailedPreconditionError("no decision is owed in this phase");
   }
   if (req.level == 1) {
     a.algorithm = "greedy";
@@ -115,7 +117,8 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
     return absl::InvalidArgumentError(absl::StrCat("level must be 0..", kMaxLevel));
   }
   if (req.seat < 0 || req.seat >= state.NumSeats()) {
-    return absl::InvalidArgumentError(absl::StrCat("seat ", req.seat, " is not a seat of this game"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("seat ", req.seat, " is not a seat of this game"));
   }
   if (state.IsTerminal()) return absl::FailedPreconditionError("the game is over");
   if (state.ToMove() == engine::kChanceSeat) {
@@ -151,7 +154,8 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
 
 absl::StatusOr<BotAnswer> ChooseBotMove(const BotRequest& req) {
   const engine::Game* game = engine::FindGame(req.game);
-  if (game == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown game '", req.game, "'"));
+  if (game == nullptr)
+    return absl::InvalidArgumentError(absl::StrCat("unknown game '", req.game, "'"));
   absl::StatusOr<engine::Variant> variant = engine::Variant::Parse(req.variant);
   if (!variant.ok()) return absl::InvalidArgumentError(variant.status().message());
   absl::StatusOr<std::unique_ptr<State>> state = game->Parse(req.position, *variant);

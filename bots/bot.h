@@ -41,6 +41,7 @@ struct BotAnswer {
 absl::StatusOr<BotAnswer> ChooseBotMove(const BotRequest& request);
 
 // The same on a state already parsed (the ladder and tests use it).
-absl::StatusOr<BotAnswer> ChooseBotMoveForState(const engine::State& state, const BotRequest& request);
+absl::StatusOr<BotAnswer> ChooseBotMoveForState(const engine::State& state,
+                                                const BotRequest& request);
 
 }  // namespace arena::bots

@@ -24,7 +24,9 @@ int CenterDistance(Square s) {
   return std::max(df, dr);
 }
 
-Bitboard FileMask(int f) { return kFileA << f; }
+Bitboard FileMask(int f) {
+  return kFileA << f;
+}
 
 Bitboard AdjacentFiles(int f) {
   Bitboard b = 0;
@@ -48,8 +50,8 @@ Bitboard PassedSpan(Color c, Square s) {
 
 // Game phase 0 (bare kings) .. 24 (all minor and major pieces).
 int GamePhase(const Position& pos) {
-  int phase = PopCount(pos.pieces(kKnight) | pos.pieces(kBishop)) + 2 * PopCount(pos.pieces(kRook)) +
-              4 * PopCount(pos.pieces(kQueen));
+  int phase = PopCount(pos.pieces(kKnight) | pos.pieces(kBishop)) +
+              2 * PopCount(pos.pieces(kRook)) + 4 * PopCount(pos.pieces(kQueen));
   return std::min(phase, 24);
 }
 
@@ -92,13 +94,15 @@ int SideScore(const Position& pos, Color c, const ChessEvalWeights& w, int phase
         case kRook: {
           att = RookAttacks(s, occ);
           const Bitboard file = FileMask(FileOf(s));
-          if ((file & own_pawns) == 0) both += (file & their_pawns) ? w.rook_open_file / 2 : w.rook_open_file;
+          if ((file & own_pawns) == 0)
+            both += (file & their_pawns) ? w.rook_open_file / 2 : w.rook_open_file;
           break;
         }
         case kQueen:
           att = QueenAttacks(s, occ);
           break;
-        default: break;
+        default:
+          break;
       }
       if (att) both += w.mobility[t] * PopCount(att & ~own);
     }
@@ -112,8 +116,10 @@ int SideScore(const Position& pos, Color c, const ChessEvalWeights& w, int phase
   const int rel_k = RelativeRank(c, RankOf(k));
   if (rel_k <= 1) {
     // Only the two ranks directly in front count.
-    Bitboard near = c == kWhite ? (kRank1 << (8 * (RankOf(k) + 1))) | (kRank1 << (8 * (RankOf(k) + 2)))
-                                : (kRank1 << (8 * (RankOf(k) - 1))) | (kRank1 << (8 * std::max(0, RankOf(k) - 2)));
+    Bitboard near =
+        c == kWhite
+            ? (kRank1 << (8 * (RankOf(k) + 1))) | (kRank1 << (8 * (RankOf(k) + 2)))
+            : (kRank1 << (8 * (RankOf(k) - 1))) | (kRank1 << (8 * std::max(0, RankOf(k) - 2)));
     mg += w.king_shield * PopCount(shield_zone & near & own_pawns);
   } else {
     mg -= w.king_shield * 2;

@@ -69,7 +69,9 @@ int LmrReduction(int depth, int move_index) {
 
 }  // namespace
 
-ChessSearcher::ChessSearcher(int hash_mb) { Resize(hash_mb); }
+ChessSearcher::ChessSearcher(int hash_mb) {
+  Resize(hash_mb);
+}
 
 void ChessSearcher::Resize(int hash_mb) {
   size_t bytes = size_t(std::max(1, hash_mb)) << 20;
@@ -86,7 +88,9 @@ void ChessSearcher::Clear() {
   for (auto& k : killers_) k[0] = k[1] = Move();
 }
 
-ChessSearcher::TTEntry* ChessSearcher::Probe(uint64_t key) { return &tt_[key & tt_mask_]; }
+ChessSearcher::TTEntry* ChessSearcher::Probe(uint64_t key) {
+  return &tt_[key & tt_mask_];
+}
 
 bool ChessSearcher::OutOfBudget() {
   if (aborted_) return true;
@@ -168,6 +172,11 @@ int ChessSearcher::Quiesce(int ply, int alpha, int beta) {
     PickNext(list, scores, i);
     const Move m = list[i];
     if (!in_check && !IsCapture(pos_, m) && m.kind() != kPromotion) continue;
+    // Delta pruning: a capture that cannot lift the score near alpha is skipped.
+    if (!in_check && m.kind() != kPromotion && pos_.piece_on(m.to()) != kNoPiece &&
+        best + PieceValue(TypeOf(pos_.piece_on(m.to()))) + 200 < alpha) {
+      continue;
+    }
     if (!in_check && m.kind() == kPromotion && m.promotion() != kQueen) continue;
     Position::Undo undo;
     pos_.DoMove(m, undo);
@@ -217,6 +226,15 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   }
 
   const Color us = pos_.side_to_move();
+  // Reverse futility pruning: near the leaves, a static score far above beta stands.
+  int static_eval = 0;
+  const bool can_prune = !pv_node && !in_check && std::abs(beta) < kMateBound;
+  if (can_prune && depth <= 6) {
+    static_eval = EvaluateChess(pos_, weights_);
+    if (static_eval - 90 * depth >= beta) return static_eval - 90 * depth;
+  }
+  // Futility: at the frontier, quiet moves cannot raise a hopeless static score to alpha.
+  const bool futile = can_prune && depth <= 2 && static_eval + 120 * depth <= alpha;
   // Null move: give the opponent a free move; if we still beat beta, prune.
   if (null_ok && !pv_node && !in_check && depth >= 3 &&
       (pos_.pieces(us) & ~pos_.pieces(us, kPawn, kKing)) != 0) {
@@ -259,8 +277,12 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
     const bool quiet = !capture && m.kind() != kPromotion;
     Position::Undo undo;
     pos_.DoMove(m, undo);
-    keys_.push_back(pos_.key());
     const bool gives_check = pos_.InCheck();
+    if (futile && quiet && !gives_check && searched > 0) {
+      pos_.UndoMove(m, undo);
+      continue;
+    }
+    keys_.push_back(pos_.key());
     int score;
     if (searched == 0) {
       score = -Negamax(depth - 1, ply + 1, -beta, -alpha, true);

@@ -40,14 +40,18 @@ const Zobrist& Z() {
   return z;
 }
 
-int PieceIndex(Piece p) { return (p & 0x1F) | ((p >> 7) << 5); }
+int PieceIndex(Piece p) {
+  return (p & 0x1F) | ((p >> 7) << 5);
+}
 
 int Value(Piece p) {
   static constexpr int v[8] = {0, 100, 300, 320, 480, 900, 2000, 0};
   return v[TypeOf(p)];
 }
 
-bool IsCapture(const Position& pos, Move m) { return pos.cells[m.to] != 0; }
+bool IsCapture(const Position& pos, Move m) {
+  return pos.cells[m.to] != 0;
+}
 
 // Row of a cell as seen from seat `seat`'s rim (0 = its rim row).
 int RowFromRim(int cell, int seat, const Position& pos) {
@@ -73,9 +77,12 @@ const ChestoniaEvalWeights& DefaultChestoniaEvalWeights() {
 
 const char* MultiAlgorithmName(MultiAlgorithm a) {
   switch (a) {
-    case MultiAlgorithm::kParanoid: return "paranoid";
-    case MultiAlgorithm::kBestReply: return "brs";
-    case MultiAlgorithm::kMaxN: return "maxn";
+    case MultiAlgorithm::kParanoid:
+      return "paranoid";
+    case MultiAlgorithm::kBestReply:
+      return "brs";
+    case MultiAlgorithm::kMaxN:
+      return "maxn";
   }
   return "?";
 }
@@ -99,12 +106,19 @@ std::array<int, 3> ChestoniaSeatScores(const Position& pos, const ChestoniaEvalW
       v += w.material[t];
       const int ring = g.Ring(c);
       switch (t) {
-        case kPawn: v += w.pawn_advance * std::max(0, RowFromRim(c, s, pos) - 1); break;
+        case kPawn:
+          v += w.pawn_advance * std::max(0, RowFromRim(c, s, pos) - 1);
+          break;
         case kKnight:
         case kBishop:
-        case kQueen: v += w.centre * (kRadius - ring); break;
-        case kKing: v -= w.king_rim * (kRadius - ring); break;
-        default: break;
+        case kQueen:
+          v += w.centre * (kRadius - ring);
+          break;
+        case kKing:
+          v -= w.king_rim * (kRadius - ring);
+          break;
+        default:
+          break;
       }
     });
     if (!pos.rules.reverse && pos.king[s] >= 0 && InCheck(pos, s)) v -= w.in_check;
@@ -334,13 +348,15 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
         if (!aborted_ && v > alpha && red > 0) {
           v = Paranoid(next, depth - 1, ply + 1, alpha, alpha + 1, true);
         }
-        if (!aborted_ && v > alpha && v < beta) v = Paranoid(next, depth - 1, ply + 1, alpha, beta, true);
+        if (!aborted_ && v > alpha && v < beta)
+          v = Paranoid(next, depth - 1, ply + 1, alpha, beta, true);
       } else {
         v = Paranoid(next, depth - 1 - red, ply + 1, beta - 1, beta, true);
         if (!aborted_ && v < beta && red > 0) {
           v = Paranoid(next, depth - 1, ply + 1, beta - 1, beta, true);
         }
-        if (!aborted_ && v < beta && v > alpha) v = Paranoid(next, depth - 1, ply + 1, alpha, beta, true);
+        if (!aborted_ && v < beta && v > alpha)
+          v = Paranoid(next, depth - 1, ply + 1, alpha, beta, true);
       }
     }
     if (aborted_) return 0;
@@ -353,8 +369,10 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
         root_best_score_ = v;
       }
     }
-    if (maximizing) alpha = std::max(alpha, v);
-    else beta = std::min(beta, v);
+    if (maximizing)
+      alpha = std::max(alpha, v);
+    else
+      beta = std::min(beta, v);
     if (alpha >= beta) {
       NoteCutoff(pos, m, ply, depth);
       break;
@@ -448,7 +466,8 @@ int ChestoniaSearcher::Brs(const Position& pos_in, int depth, int ply, int alpha
         v = Brs(next, depth - 1, ply + 1, alpha, beta, false);
       } else {
         v = Brs(next, depth - 1, ply + 1, alpha, alpha + 1, false);
-        if (!aborted_ && v > alpha && v < beta) v = Brs(next, depth - 1, ply + 1, alpha, beta, false);
+        if (!aborted_ && v > alpha && v < beta)
+          v = Brs(next, depth - 1, ply + 1, alpha, beta, false);
       }
       if (aborted_) return 0;
       if (v > best) {
@@ -529,9 +548,15 @@ SearchResult ChestoniaSearcher::Search(const Position& pos, MultiAlgorithm algor
     iteration_ = depth;
     int score = 0;
     switch (algorithm) {
-      case MultiAlgorithm::kParanoid: score = Paranoid(pos, depth, 0, -kInf, kInf, false); break;
-      case MultiAlgorithm::kBestReply: score = Brs(pos, depth, 0, -kInf, kInf, false); break;
-      case MultiAlgorithm::kMaxN: score = MaxN(pos, depth, 0)[pos.turn]; break;
+      case MultiAlgorithm::kParanoid:
+        score = Paranoid(pos, depth, 0, -kInf, kInf, false);
+        break;
+      case MultiAlgorithm::kBestReply:
+        score = Brs(pos, depth, 0, -kInf, kInf, false);
+        break;
+      case MultiAlgorithm::kMaxN:
+        score = MaxN(pos, depth, 0)[pos.turn];
+        break;
     }
     if (aborted_) {
       if (root_has_best_ && depth > 1 && root_best_score_ > best_score) best = root_best_;

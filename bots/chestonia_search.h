@@ -30,12 +30,12 @@ namespace arena::bots {
 
 struct ChestoniaEvalWeights {
   int material[7] = {0, 100, 300, 320, 480, 900, 0};  // by engine PieceType
-  int pawn_advance = 6;     // per row a pawn stands from its own rim
-  int centre = 4;           // per ring closer to the centre, knights bishops and queens
-  int in_check = 40;        // the seat's king is attacked
-  int king_rim = 6;         // per ring a king stays nearer its rim in the middlegame
-  int out = 20000;          // a seat that is out
-  int win = 100000;         // finished games
+  int pawn_advance = 6;                               // per row a pawn stands from its own rim
+  int centre = 4;     // per ring closer to the centre, knights bishops and queens
+  int in_check = 40;  // the seat's king is attacked
+  int king_rim = 6;   // per ring a king stays nearer its rim in the middlegame
+  int out = 20000;    // a seat that is out
+  int win = 100000;   // finished games
 };
 const ChestoniaEvalWeights& DefaultChestoniaEvalWeights();
 
@@ -49,7 +49,7 @@ int ChestoniaValueFor(const engine::chestonia_chess::Position& pos, int seat,
 enum class MultiAlgorithm { kParanoid, kBestReply, kMaxN };
 const char* MultiAlgorithmName(MultiAlgorithm a);
 // The three-player default, chosen by the ladder experiment in docs/bots.md.
-inline constexpr MultiAlgorithm kDefaultThreePlayerAlgorithm = MultiAlgorithm::kBestReply;
+inline constexpr MultiAlgorithm kDefaultThreePlayerAlgorithm = MultiAlgorithm::kParanoid;
 
 class ChestoniaSearcher {
  public:

@@ -155,7 +155,8 @@ SearchResult MctsSearch(const State& root_state, const SearchLimits& limits,
     if (!acts.empty()) result.move = acts[rng.Below(acts.size())];
   } else {
     result.move = tree[best].action;
-    result.score = int(std::lround((tree[best].reward / std::max(1, tree[best].visits) - 0.5) * 2000));
+    result.score =
+        int(std::lround((tree[best].reward / std::max(1, tree[best].visits) - 0.5) * 2000));
     // Principal variation: most visited line.
     for (int x = best; x >= 0;) {
       result.pv.push_back(tree[x].action);

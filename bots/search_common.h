@@ -19,19 +19,19 @@ inline constexpr int kStopPollNodes = 512;
 inline constexpr int kMaxLevel = 8;
 
 struct SearchLimits {
-  int64_t nodes = 0;          // 0 = unlimited (then `stop` or `depth` must end it)
-  int depth = 64;             // iterative deepening stops after this many plies
+  int64_t nodes = 0;                        // 0 = unlimited (then `stop` or `depth` must end it)
+  int depth = 64;                           // iterative deepening stops after this many plies
   const std::atomic<bool>* stop = nullptr;  // set by the clock owner; may be null
-  uint64_t seed = 0;          // tie-breaks and random levels
+  uint64_t seed = 0;                        // tie-breaks and random levels
 };
 
 struct SearchResult {
-  std::string move;                 // canonical text of the chosen action
-  int depth = 0;                    // deepest completed iteration
+  std::string move;  // canonical text of the chosen action
+  int depth = 0;     // deepest completed iteration
   int64_t nodes = 0;
-  int score = 0;                    // centipawns from the mover's view (mate ~ +-30000)
-  std::vector<std::string> pv;      // principal variation, canonical texts
-  bool stopped = false;             // the stop flag ended the search
+  int score = 0;                // centipawns from the mover's view (mate ~ +-30000)
+  std::vector<std::string> pv;  // principal variation, canonical texts
+  bool stopped = false;         // the stop flag ended the search
 };
 
 // Node budget of a level: 0 random and 1 greedy use none; level 2 is 1000 nodes and every

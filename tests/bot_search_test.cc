@@ -48,8 +48,8 @@ TEST(Levels, BudgetsGrowThreefold) {
 }
 
 TEST(ChessSearch, FindsMateInOne) {
-  BotRequest req{.game = "chess", .position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", .seat = 0,
-                 .level = 3};
+  BotRequest req{
+      .game = "chess", .position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", .seat = 0, .level = 3};
   auto a = ChooseBotMove(req);
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_EQ(a->result.move, "a1a8");
@@ -70,8 +70,8 @@ TEST(ChessSearch, FindsMateInTwo) {
 }
 
 TEST(ChessSearch, GreedyTakesTheHangingQueen) {
-  BotRequest req{.game = "chess", .position = "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", .seat = 0,
-                 .level = 1};
+  BotRequest req{
+      .game = "chess", .position = "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", .seat = 0, .level = 1};
   auto a = ChooseBotMove(req);
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(a->result.move, "d1d5");
@@ -81,8 +81,7 @@ TEST(ChessSearch, DeterministicForTheSameRequest) {
   auto state = NewState("chess", "");
   ASSERT_TRUE(state->Apply("e2e4").ok());
   ASSERT_TRUE(state->Apply("c7c5").ok());
-  BotRequest req{.game = "chess", .position = state->Serialize(), .seat = 0, .level = 4,
-                 .seed = 7};
+  BotRequest req{.game = "chess", .position = state->Serialize(), .seat = 0, .level = 4, .seed = 7};
   auto a = ChooseBotMove(req);
   auto b = ChooseBotMove(req);
   ASSERT_TRUE(a.ok() && b.ok());
@@ -98,8 +97,8 @@ TEST(ChessSearch, RandomLevelIsSeededAndLegal) {
   auto state = NewState("chess", "");
   std::set<std::string> seen;
   for (uint64_t seed = 0; seed < 20; ++seed) {
-    BotRequest req{.game = "chess", .position = state->Serialize(), .seat = 0, .level = 0,
-                   .seed = seed};
+    BotRequest req{
+        .game = "chess", .position = state->Serialize(), .seat = 0, .level = 0, .seed = seed};
     auto a = ChooseBotMove(req);
     ASSERT_TRUE(a.ok());
     EXPECT_TRUE(IsLegal(*state, a->result.move));
@@ -112,8 +111,8 @@ TEST(ChessSearch, RandomLevelIsSeededAndLegal) {
 TEST(ChessSearch, StopFlagEndsTheSearchWithALegalMove) {
   std::atomic<bool> stop{true};
   auto state = NewState("chess", "");
-  BotRequest req{.game = "chess", .position = state->Serialize(), .seat = 0, .level = 8,
-                 .stop = &stop};
+  BotRequest req{
+      .game = "chess", .position = state->Serialize(), .seat = 0, .level = 8, .stop = &stop};
   auto a = ChooseBotMove(req);
   ASSERT_TRUE(a.ok());
   EXPECT_TRUE(a->result.stopped);
@@ -173,8 +172,12 @@ std::unique_ptr<State> PlayOut(const std::string& game, const std::string& varia
       EXPECT_TRUE(s->Apply(SampleChance(*s, rng)).ok());
       continue;
     }
-    BotRequest req{.game = game, .variant = variant, .seat = s->ToMove(),
-                   .level = levels[s->ToMove()], .seed = seed + i, .algorithm = algorithm};
+    BotRequest req{.game = game,
+                   .variant = variant,
+                   .seat = s->ToMove(),
+                   .level = levels[s->ToMove()],
+                   .seed = seed + i,
+                   .algorithm = algorithm};
     auto a = ChooseBotMoveForState(*s, req);
     EXPECT_TRUE(a.ok()) << a.status();
     if (!a.ok()) break;
@@ -216,8 +219,12 @@ TEST(ChestoniaSearch, AimIsDeterministicAndOnTheBoard) {
 TEST(ChestoniaSearch, DeterministicForTheSameRequest) {
   auto s = NewState("chestonia-chess", "players=3");
   for (const char* alg : {"paranoid", "brs", "maxn"}) {
-    BotRequest req{.game = "chestonia-chess", .variant = "players=3", .seat = s->ToMove(),
-                   .level = 3, .seed = 11, .algorithm = alg};
+    BotRequest req{.game = "chestonia-chess",
+                   .variant = "players=3",
+                   .seat = s->ToMove(),
+                   .level = 3,
+                   .seed = 11,
+                   .algorithm = alg};
     auto a = ChooseBotMoveForState(*s, req);
     auto b = ChooseBotMoveForState(*s, req);
     ASSERT_TRUE(a.ok() && b.ok());
@@ -231,8 +238,8 @@ TEST(Mcts, ChoosesLegalMovesAndTakesAMateInOne) {
   auto g = FindGame("chess");
   auto s = g->Parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", {});
   ASSERT_TRUE(s.ok());
-  BotRequest req{.game = "chess", .seat = 0, .level = 3, .node_budget = 20000, .seed = 1,
-                 .algorithm = "mcts"};
+  BotRequest req{
+      .game = "chess", .seat = 0, .level = 3, .node_budget = 20000, .seed = 1, .algorithm = "mcts"};
   auto a = ChooseBotMoveForState(**s, req);
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(a->algorithm, "mcts");

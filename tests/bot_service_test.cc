@@ -20,9 +20,7 @@ using v1::ChooseMoveResponse;
 
 class BotServiceTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    server_ = new ServerProcess(ARENA_BOT_BIN, {"--bot_workers=2"});
-  }
+  static void SetUpTestSuite() { server_ = new ServerProcess(ARENA_BOT_BIN, {"--bot_workers=2"}); }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -137,9 +135,9 @@ TEST_F(BotServiceTest, TimeCapStopsTheSearchWithItsBestMove) {
   ChooseMoveResponse resp;
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(Call(req, &resp).ok());
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - t0)
-                      .count();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
   EXPECT_TRUE(resp.stopped());
   EXPECT_GE(ms, 250);
   EXPECT_LT(ms, 3000);

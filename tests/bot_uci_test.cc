@@ -130,9 +130,9 @@ TEST(ArenaUci, MovesNodesMovetimeAndClock) {
   const auto t0 = std::chrono::steady_clock::now();
   uci.Send("go movetime 200");
   const std::string best = uci.WaitFor("bestmove");
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - t0)
-                      .count();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
   EXPECT_EQ(best.rfind("bestmove ", 0), 0u);
   EXPECT_NE(best, "bestmove 0000");
   EXPECT_GE(ms, 150);

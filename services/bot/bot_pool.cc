@@ -49,7 +49,8 @@ void BotPool::WorkerLoop() {
     watch_cv_.notify_all();
     const absl::Time started = absl::Now();
     job.request.stop = job.stop.get();
-    BotJobResult result{bots::ChooseBotMove(job.request), started - job.arrived, absl::ZeroDuration()};
+    BotJobResult result{bots::ChooseBotMove(job.request), started - job.arrived,
+                        absl::ZeroDuration()};
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_.erase(std::remove_if(running_.begin(), running_.end(),

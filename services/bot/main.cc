@@ -25,13 +25,20 @@ namespace {
 // The engine's game id for a GameKind, or "" when none.
 std::string GameIdOf(v1::GameKind kind) {
   switch (kind) {
-    case v1::GAME_KIND_CHESS: return "chess";
-    case v1::GAME_KIND_CHESTONIA_CHESS: return "chestonia-chess";
-    case v1::GAME_KIND_CHESTONIA_CHECKERS: return "chestonia-checkers";
-    case v1::GAME_KIND_CHESTONIA_GO: return "chestonia-go";
-    case v1::GAME_KIND_HEX_CHECKERS: return "hex-checkers";
-    case v1::GAME_KIND_THREE_PLAYER_CHESS: return "three-player-chess";
-    default: return "";
+    case v1::GAME_KIND_CHESS:
+      return "chess";
+    case v1::GAME_KIND_CHESTONIA_CHESS:
+      return "chestonia-chess";
+    case v1::GAME_KIND_CHESTONIA_CHECKERS:
+      return "chestonia-checkers";
+    case v1::GAME_KIND_CHESTONIA_GO:
+      return "chestonia-go";
+    case v1::GAME_KIND_HEX_CHECKERS:
+      return "hex-checkers";
+    case v1::GAME_KIND_THREE_PLAYER_CHESS:
+      return "three-player-chess";
+    default:
+      return "";
   }
 }
 

@@ -148,15 +148,24 @@ class UciEngine {
         in >> v;
         return v;
       };
-      if (word == "wtime") wtime = next();
-      else if (word == "btime") btime = next();
-      else if (word == "winc") winc = next();
-      else if (word == "binc") binc = next();
-      else if (word == "movetime") movetime = next();
-      else if (word == "nodes") nodes = next();
-      else if (word == "depth") depth = int(next());
-      else if (word == "movestogo") movestogo = int(next());
-      else if (word == "infinite") infinite = true;
+      if (word == "wtime")
+        wtime = next();
+      else if (word == "btime")
+        btime = next();
+      else if (word == "winc")
+        winc = next();
+      else if (word == "binc")
+        binc = next();
+      else if (word == "movetime")
+        movetime = next();
+      else if (word == "nodes")
+        nodes = next();
+      else if (word == "depth")
+        depth = int(next());
+      else if (word == "movestogo")
+        movestogo = int(next());
+      else if (word == "infinite")
+        infinite = true;
     }
     MoveList legal;
     GenerateLegal(pos_, legal);

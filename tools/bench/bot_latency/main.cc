@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     const size_t eq = a.find('=');
-    if (a.rfind("--", 0) == 0 && eq != std::string::npos) args[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos)
+      args[a.substr(2, eq - 2)] = a.substr(eq + 1);
   }
   const std::string target = args.count("target") ? args["target"] : "127.0.0.1:50051";
   const int concurrency = args.count("concurrency") ? std::atoi(args["concurrency"].c_str()) : 2;
@@ -57,7 +58,8 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         const grpc::Status st = stub->ChooseMove(&ctx, req, &resp);
         const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         std::lock_guard<std::mutex> lock(mu);
         if (!st.ok()) {
           ++failures;

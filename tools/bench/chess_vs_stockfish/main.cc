@@ -35,8 +35,10 @@ std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
     std::string a = argv[i];
     if (a.rfind("--", 0) != 0) continue;
     const size_t eq = a.find('=');
-    if (eq == std::string::npos) args[a.substr(2)] = "1";
-    else args[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    if (eq == std::string::npos)
+      args[a.substr(2)] = "1";
+    else
+      args[a.substr(2, eq - 2)] = a.substr(eq + 1);
   }
   return args;
 }
@@ -114,8 +116,8 @@ int main(int argc, char** argv) {
 
   std::printf("arena-uci (Level %s) vs Stockfish, %d ms per move, %d games per Elo\n",
               level.c_str(), movetime, games);
-  std::printf("%8s %6s %5s %5s %5s %7s %18s\n", "UCI_Elo", "games", "win", "draw", "loss",
-              "score", "our Elo (95%)");
+  std::printf("%8s %6s %5s %5s %5s %7s %18s\n", "UCI_Elo", "games", "win", "draw", "loss", "score",
+              "our Elo (95%)");
   for (const std::string& elo : elos) {
     auto ours = StockfishProcess::Start(ours_path, 1);
     auto sf = StockfishProcess::Start(sf_path, 1);

@@ -44,8 +44,10 @@ std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
     std::string a = argv[i];
     if (a.rfind("--", 0) != 0) continue;
     const size_t eq = a.find('=');
-    if (eq == std::string::npos) args[a.substr(2)] = "1";
-    else args[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    if (eq == std::string::npos)
+      args[a.substr(2)] = "1";
+    else
+      args[a.substr(2, eq - 2)] = a.substr(eq + 1);
   }
   return args;
 }
@@ -56,9 +58,10 @@ std::vector<int> Places(const State& s, int adjudicate) {
   const arena::engine::Outcome o = s.GetOutcome();
   if (o.finished() && int(o.ranks.size()) == n) return o.ranks;
   std::vector<int> places(n, 0);
-  if (const auto* hc = dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s)) {
-    const auto scores =
-        arena::bots::ChestoniaSeatScores(hc->position(), arena::bots::DefaultChestoniaEvalWeights());
+  if (const auto* hc =
+          dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s)) {
+    const auto scores = arena::bots::ChestoniaSeatScores(
+        hc->position(), arena::bots::DefaultChestoniaEvalWeights());
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         if (scores[j] > scores[i] + adjudicate) ++places[i];
@@ -129,8 +132,8 @@ int main(int argc, char** argv) {
       req.seed = rng.Next();
       auto a = arena::bots::ChooseBotMoveForState(*s, req);
       if (!a.ok() || !s->Apply(a->result.move).ok()) {
-        std::fprintf(stderr, "bot failed: %s\n", a.ok() ? a->result.move.c_str()
-                                                       : std::string(a.status().message()).c_str());
+        std::fprintf(stderr, "bot failed: %s\n",
+                     a.ok() ? a->result.move.c_str() : std::string(a.status().message()).c_str());
         break;
       }
     }
