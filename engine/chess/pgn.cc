@@ -41,7 +41,7 @@ std::optional<int64_t> ClockFromComment(std::string_view comment) {
     size_t start = i;
     while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) ++i;
     if (i == start || i - start > 9) return std::nullopt;
-    absl::SimpleAtoi(ToAbsl(rest.substr(start, i - start)), &parts[n]);
+    if (!absl::SimpleAtoi(ToAbsl(rest.substr(start, i - start)), &parts[n])) return std::nullopt;
     ++n;
     if (n < 3) {
       if (i >= rest.size() || rest[i] != ':') return std::nullopt;

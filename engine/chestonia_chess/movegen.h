@@ -33,9 +33,11 @@ struct MoveList {
 // (kings are never captured outside reverse chess; frozen pieces are never captured).
 void GeneratePseudoMoves(const Position& pos, int seat, MoveList& list);
 // The legal moves of pos.turn (in cell order of the moving piece, then of the ray walk).
-void GenerateLegalMoves(const Position& pos, MoveList& list);
+// With `in_check`, also reports whether pos.turn's king is attacked now.
+void GenerateLegalMoves(const Position& pos, MoveList& list, bool* in_check = nullptr);
 int CountLegalMoves(const Position& pos);
-bool HasLegalMove(const Position& pos);
+// With `in_check`, also reports whether pos.turn's king is attacked now.
+bool HasLegalMove(const Position& pos, bool* in_check = nullptr);
 
 // Whether `cell` is attacked by a piece of any seat in `attackers` (a bit mask).
 bool IsAttacked(const Position& pos, int cell, unsigned attackers);

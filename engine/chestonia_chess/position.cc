@@ -99,6 +99,7 @@ std::string_view SeatColour(int players, int seat) {
 }
 
 void Position::Put(int cell, Piece p) {
+  turn_in_check = -1;
   if (cells[cell]) Remove(cell);
   cells[cell] = p;
   pieces[SeatOf(p)].Set(cell);
@@ -106,6 +107,7 @@ void Position::Put(int cell, Piece p) {
 }
 
 void Position::Remove(int cell) {
+  turn_in_check = -1;
   const Piece p = cells[cell];
   if (!p) return;
   pieces[SeatOf(p)].Clear(cell);
@@ -149,14 +151,14 @@ void Position::BeginTurnFromSetup() {
 
 // --- Turn structure ------------------------------------------------------------------------
 
-void Position::AdvanceTurn() {
+void Position::AdvanceTurn(MoveList* moves) {
   // Terminates: every pass over an active seat either stops, skips it (and NumActive skips in a
   // row end the game) or eliminates it (and one seat left ends the game).
   for (;;) {
     turn = static_cast<int8_t>((turn + 1) % rules.players);
     if (turn == rules.first && OnRoundBoundary()) return;
     if (!Active(turn)) continue;
-    if (BeginTurn()) return;
+    if (BeginTurn(moves)) return;
   }
 }
 
@@ -171,16 +173,24 @@ bool Position::OnRoundBoundary() {
   return false;
 }
 
-bool Position::BeginTurn() {
+bool Position::BeginTurn(MoveList* moves) {
   if (dart_round) {
     phase = Phase::kAim;
     return true;
   }
-  return BeginMovePhase();
+  return BeginMovePhase(moves);
 }
 
-bool Position::BeginMovePhase() {
-  const bool can_move = HasLegalMove(*this);
+bool Position::BeginMovePhase(MoveList* moves) {
+  turn_in_check = -1;
+  bool check = false;
+  bool can_move;
+  if (moves) {
+    GenerateLegalMoves(*this, *moves, &check);
+    can_move = moves->size > 0;
+  } else {
+    can_move = HasLegalMove(*this, &check);
+  }
   if (rules.reverse) {
     if (!can_move) {
       FinishWin(turn, pieces[turn].Empty() ? EndReason::kReverseNoPieces
@@ -191,7 +201,6 @@ bool Position::BeginMovePhase() {
     phase = Phase::kMove;
     return true;
   }
-  const bool check = InCheck(*this, turn);
   if (!can_move) {
     if (check) {
       Eliminate(turn, EndReason::kCheckmate);
@@ -210,6 +219,7 @@ bool Position::BeginMovePhase() {
     return true;
   }
   phase = Phase::kMove;
+  turn_in_check = check ? 1 : 0;
   return true;
 }
 
@@ -218,6 +228,7 @@ void Position::ContinueTurn() {
 }
 
 void Position::Eliminate(int seat, EndReason why) {
+  turn_in_check = -1;  // the seat's pieces stop attacking
   active &= static_cast<uint8_t>(~(1u << seat));
   out_order[num_out++] = static_cast<int8_t>(seat);
   check_turns[seat] = 0;
@@ -247,7 +258,7 @@ bool Position::ReverseEmptied(int seat) {
 
 // --- Actions -------------------------------------------------------------------------------
 
-void Position::ApplyMove(Move m) {
+void Position::ApplyMove(Move m, MoveList* next_moves) {
   Piece piece = cells[m.from];
   const Piece captured = cells[m.to];
   const int seat = SeatOf(piece);
@@ -264,7 +275,7 @@ void Position::ApplyMove(Move m) {
   if (captured && ReverseEmptied(SeatOf(captured))) return;
   if (no_progress >= kNoProgressLimit) return FinishDraw(EndReason::kNoProgress);
   if (rules.movecap > 0 && moves_played >= rules.movecap) return FinishDraw(EndReason::kMoveCap);
-  AdvanceTurn();
+  AdvanceTurn(next_moves);
 }
 
 void Position::ApplyRoundChance(bool is_dart_round) {

@@ -125,9 +125,12 @@ enum class EndReason : uint8_t {
 };
 std::string_view EndReasonName(EndReason reason);
 
+// Trivially constructible so move lists cost nothing to create.
+struct MoveList;  // movegen.h
+
 struct Move {
-  uint8_t from = 0;
-  uint8_t to = 0;
+  uint8_t from;
+  uint8_t to;
   friend bool operator==(const Move&, const Move&) = default;
 };
 
@@ -148,7 +151,9 @@ class Position {
   CellSet PawnsOf(int seat) const;
 
   // --- Actions (validated by the caller) ---
-  void ApplyMove(Move m);
+  // With `next_moves`, the legal moves of the seat whose move phase begins afterwards are left
+  // there (perft reuses them instead of generating twice).
+  void ApplyMove(Move m, MoveList* next_moves = nullptr);
   void ApplyRoundChance(bool dart_round);
   void ApplyAim(int cell);
   void ApplyLanding(int cell);  // -1 = miss
@@ -184,16 +189,19 @@ class Position {
   int32_t action_count = 0;      // actions applied through the facade
   std::array<int8_t, kMaxSeats> check_turns{};  // own turns begun in check, in a row
   int8_t skips = 0;              // seats skipped in a row (stalemated)
+  // Derived, not serialized: whether `turn` began its move phase in check (-1 = unknown).
+  // Set when the move phase begins; any board edit clears it.
+  int8_t turn_in_check = -1;
   // Result (phase == kOver).
   bool draw = false;
   int8_t winner = -1;
   EndReason reason = EndReason::kNone;
 
  private:
-  void AdvanceTurn();
+  void AdvanceTurn(MoveList* moves = nullptr);
   bool OnRoundBoundary();
-  bool BeginTurn();
-  bool BeginMovePhase();
+  bool BeginTurn(MoveList* moves = nullptr);
+  bool BeginMovePhase(MoveList* moves = nullptr);
   void ContinueTurn();
   void Eliminate(int seat, EndReason why);
   void FinishWin(int seat, EndReason why);

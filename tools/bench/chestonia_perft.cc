@@ -5,11 +5,13 @@
 //
 // Stockfish is spawned as a child process (UCI over pipes); its timer starts after "readyok",
 // so engine start-up and network loading are not counted, and stops when "Nodes searched"
-// arrives. Both perfts count leaves with bulk counting at the last ply.
+// arrives. Both perfts count leaves with bulk counting at the last ply. The machine is shared,
+// so both are run three times, alternating, and the best speed of each is compared.
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -99,21 +101,24 @@ int main(int argc, char** argv) {
   rules.darts = false;
   const Position start = Position::Initial(rules);
   Perft(start, 2);  // warm the tables
-  const auto t0 = Clock::now();
-  const uint64_t nodes = Perft(start, depth);
-  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double nps = nodes / seconds;
-  std::printf("chestonia-chess 3p start (darts off) perft(%d): %llu nodes in %.3f s = %.0f nps\n",
-              depth, static_cast<unsigned long long>(nodes), seconds, nps);
-
-  const std::optional<PerftRun> sf = StockfishPerft(stockfish, sf_depth);
-  if (!sf) {
-    std::printf("stockfish: could not run %s\n", stockfish);
-    return 1;
+  double best = 0, best_sf = 0;
+  for (int trial = 0; trial < 3; ++trial) {
+    const auto t0 = Clock::now();
+    const uint64_t nodes = Perft(start, depth);
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::printf("chestonia-chess 3p start (darts off) perft(%d): %llu nodes in %.3f s = %.0f nps\n",
+                depth, static_cast<unsigned long long>(nodes), seconds, nodes / seconds);
+    best = std::max(best, nodes / seconds);
+    const std::optional<PerftRun> sf = StockfishPerft(stockfish, sf_depth);
+    if (!sf) {
+      std::printf("stockfish: could not run %s\n", stockfish);
+      return 1;
+    }
+    std::printf("stockfish startpos perft(%d): %llu nodes in %.3f s = %.0f nps\n", sf_depth,
+                static_cast<unsigned long long>(sf->nodes), sf->seconds, sf->nodes / sf->seconds);
+    best_sf = std::max(best_sf, sf->nodes / sf->seconds);
   }
-  const double sf_nps = sf->nodes / sf->seconds;
-  std::printf("stockfish startpos perft(%d): %llu nodes in %.3f s = %.0f nps\n", sf_depth,
-              static_cast<unsigned long long>(sf->nodes), sf->seconds, sf_nps);
-  std::printf("ratio (chestonia / stockfish): %.3f\n", nps / sf_nps);
+  std::printf("best: chestonia %.0f nps, stockfish %.0f nps\n", best, best_sf);
+  std::printf("ratio (chestonia / stockfish): %.3f\n", best / best_sf);
   return 0;
 }
