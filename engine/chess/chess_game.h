@@ -80,6 +80,7 @@ class ChessState : public State {
   Outcome outcome_;
 };
 
+// The chess entry of the registry: makes ChessStates from nothing, a serialization or a FEN.
 class ChessGame : public Game {
  public:
   static const ChessGame& Instance();

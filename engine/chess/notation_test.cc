@@ -165,6 +165,33 @@ TEST(PgnTest, ExportAndImportRoundTrip) {
   EXPECT_EQ(ExportPgn(*back), text);
 }
 
+// Whole random games (castling, ep, promotions, long move lists) survive export and import.
+TEST(PgnTest, RandomGamesRoundTrip) {
+  std::mt19937_64 rng(11);
+  for (int g = 0; g < 30; ++g) {
+    PgnGame game;
+    game.start_fen = g % 2 ? "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+                           : std::string(kStartFen);
+    Position pos = FromFen(game.start_fen.c_str());
+    for (int ply = 0; ply < 200; ++ply) {
+      MoveList list;
+      GenerateLegal(pos, list);
+      if (list.empty()) break;
+      Move m = list[int(rng() % uint64_t(list.size()))];
+      game.moves.push_back(m);
+      game.clocks.push_back(int64_t(rng() % 4000));
+      Position::Undo undo;
+      pos.DoMove(m, undo);
+    }
+    const std::string text = ExportPgn(game);
+    auto back = ImportPgn(text);
+    ASSERT_TRUE(back.ok()) << back.status() << "\n" << text;
+    EXPECT_EQ(back->moves, game.moves);
+    EXPECT_EQ(back->clocks, game.clocks);
+    EXPECT_EQ(ExportPgn(*back), text);
+  }
+}
+
 TEST(PgnTest, ExportFromFenStartsWithBlackMoveNumber) {
   PgnGame game;
   game.start_fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 12";

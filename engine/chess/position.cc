@@ -1,6 +1,7 @@
 #include "engine/chess/position.h"
 
 #include <array>
+#include <cassert>
 #include <cctype>
 
 #include "absl/strings/numbers.h"
@@ -397,6 +398,8 @@ void Position::DoMove(Move m, Undo& undo) {
   const Color us = side_, them = ~us;
   const Square from = m.from(), to = m.to();
   const Piece pc = board_[from];
+  assert(pc != kNoPiece && ColorOf(pc) == us);
+  assert(board_[to] == kNoPiece || (ColorOf(board_[to]) == them && TypeOf(board_[to]) != kKing));
   uint64_t key = key_ ^ kZobrist.side;
   if (ep_ != kNoSquare) {
     key ^= kZobrist.ep[FileOf(ep_)];

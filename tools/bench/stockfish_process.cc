@@ -151,7 +151,13 @@ absl::StatusOr<EnginePerft> StockfishProcess::Perft(std::string_view fen, int de
                                                     std::chrono::milliseconds timeout) {
   std::string position = fen == "startpos" ? std::string("position startpos")
                                            : absl::StrCat("position fen ", ToAbsl(fen));
-  if (absl::Status s = Send(position); !s.ok()) return s;
+  return PerftAfter(position, depth, timeout);
+}
+
+absl::StatusOr<EnginePerft> StockfishProcess::PerftAfter(std::string_view position_command,
+                                                         int depth,
+                                                         std::chrono::milliseconds timeout) {
+  if (absl::Status s = Send(position_command); !s.ok()) return s;
   if (absl::Status s = Sync(); !s.ok()) return s;
   auto start = std::chrono::steady_clock::now();
   if (absl::Status s = Send(absl::StrCat("go perft ", depth)); !s.ok()) return s;

@@ -56,6 +56,11 @@ class StockfishProcess {
   // Sets the position: `fen` is a FEN, or "startpos". Then runs `go perft depth`.
   absl::StatusOr<EnginePerft> Perft(std::string_view fen, int depth,
                                     std::chrono::milliseconds timeout = std::chrono::minutes(30));
+  // The same for engines with their own position syntax: sends `position_command` verbatim
+  // (e.g. "position startpos moves e2e4"), then `go perft depth`.
+  absl::StatusOr<EnginePerft> PerftAfter(
+      std::string_view position_command, int depth,
+      std::chrono::milliseconds timeout = std::chrono::minutes(30));
 
  private:
   StockfishProcess() = default;

@@ -28,6 +28,10 @@ TEST(StockfishProcessTest, PerftOfStartPosition) {
       (*engine)->Perft("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2);
   ASSERT_TRUE(kiwipete.ok()) << kiwipete.status();
   EXPECT_EQ(kiwipete->nodes, 2039u);
+  auto after = (*engine)->PerftAfter("position startpos moves e2e4", 1);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->nodes, 20u);
+  EXPECT_EQ(after->divide.size(), 20u);
 }
 
 TEST(StockfishProcessTest, MissingBinaryIsAnError) {

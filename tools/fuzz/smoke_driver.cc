@@ -70,8 +70,13 @@ int main(int argc, char** argv) {
   const long mutations = argc > 2 ? std::atol(argv[2]) : 3000;
   std::mt19937_64 rng(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(argv[1])) {
-    if (entry.is_regular_file()) files.push_back(entry.path());
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(argv[1], error)) {
+    if (entry.is_regular_file(error)) files.push_back(entry.path());
+  }
+  if (error) {
+    std::fprintf(stderr, "cannot read corpus %s: %s\n", argv[1], error.message().c_str());
+    return 1;
   }
   std::sort(files.begin(), files.end());  // a stable order, so a seed always means the same run
   std::vector<std::string> corpus;
