@@ -50,9 +50,8 @@ std::vector<Rules> VariantsToPlay() {
 }
 
 std::vector<Move> Sorted(std::vector<Move> moves) {
-  std::sort(moves.begin(), moves.end(), [](Move a, Move b) {
-    return a.from != b.from ? a.from < b.from : a.to < b.to;
-  });
+  std::sort(moves.begin(), moves.end(),
+            [](Move a, Move b) { return a.from != b.from ? a.from < b.from : a.to < b.to; });
   return moves;
 }
 
@@ -102,8 +101,8 @@ TEST(AgreementTest, RandomGamesEndByTheRulesAndRoundTrip) {
       ++finished_by_rule;
     }
   }
-  std::printf("games %d: %d ended by a rule, %d by the move cap; %d move-set comparisons\n",
-              kGames, finished_by_rule, move_cap, move_checks);
+  std::printf("games %d: %d ended by a rule, %d by the move cap; %d move-set comparisons\n", kGames,
+              finished_by_rule, move_cap, move_checks);
   EXPECT_GT(finished_by_rule, 0);
   EXPECT_GE(static_cast<int>(Collected().size()), wanted);
 }

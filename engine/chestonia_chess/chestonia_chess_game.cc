@@ -78,22 +78,31 @@ std::unique_ptr<State> ChestoniaChessState::Clone() const {
 
 int ChestoniaChessState::ToMove() const {
   switch (pos_.phase) {
-    case Phase::kOver: return kTerminalSeat;
+    case Phase::kOver:
+      return kTerminalSeat;
     case Phase::kRoundChance:
-    case Phase::kLanding: return kChanceSeat;
-    default: return pos_.turn;
+    case Phase::kLanding:
+      return kChanceSeat;
+    default:
+      return pos_.turn;
   }
 }
 
 std::string ChestoniaChessState::Phase() const {
   switch (pos_.phase) {
     case Phase::kRoundChance:
-    case Phase::kLanding: return "chance";
-    case Phase::kAim: return "dart-aim";
-    case Phase::kPlacement: return "placement";
-    case Phase::kPenalty: return "penalty";
-    case Phase::kMove: return "move";
-    case Phase::kOver: return "finished";
+    case Phase::kLanding:
+      return "chance";
+    case Phase::kAim:
+      return "dart-aim";
+    case Phase::kPlacement:
+      return "placement";
+    case Phase::kPenalty:
+      return "penalty";
+    case Phase::kMove:
+      return "move";
+    case Phase::kOver:
+      return "finished";
   }
   return "finished";
 }
@@ -116,8 +125,8 @@ std::vector<std::string> ChestoniaChessState::LegalActions() const {
       for (int type : RewardTypes(pos_.reward_zone)) {
         pos_.layout().seats[pos_.turn].home_rows.ForEach([&](int c) {
           if (!pos_.cells[c]) {
-            actions.push_back(absl::StrCat("place ", std::string(1, PieceLetter(type)), " ",
-                                           CellName(c)));
+            actions.push_back(
+                absl::StrCat("place ", std::string(1, PieceLetter(type)), " ", CellName(c)));
           }
         });
       }
@@ -126,7 +135,8 @@ std::vector<std::string> ChestoniaChessState::LegalActions() const {
     case Phase::kPenalty:
       pos_.PawnsOf(pos_.turn).ForEach([&](int c) { actions.push_back("penalty " + CellName(c)); });
       break;
-    default: break;
+    default:
+      break;
   }
   std::sort(actions.begin(), actions.end());
   return actions;
@@ -153,7 +163,8 @@ absl::Status ChestoniaChessState::Apply(std::string_view action) {
     return action.substr(word.size());
   };
   switch (pos_.phase) {
-    case Phase::kOver: return absl::FailedPreconditionError("the game is over");
+    case Phase::kOver:
+      return absl::FailedPreconditionError("the game is over");
     case Phase::kRoundChance:
       if (action == "dart-round") {
         if (pos_.rounds_since_dart < 3) return NotLegal(action, "too early for a dart round");
@@ -295,7 +306,9 @@ Outcome ChestoniaChessState::GetOutcome() const {
   return o;
 }
 
-std::string ChestoniaChessState::Serialize() const { return SerializePosition(pos_); }
+std::string ChestoniaChessState::Serialize() const {
+  return SerializePosition(pos_);
+}
 
 uint64_t ChestoniaChessState::Hash() const {
   // FNV-1a over the serialization: equal states hash equally, across processes too.
@@ -305,8 +318,9 @@ uint64_t ChestoniaChessState::Hash() const {
 }
 
 std::string ChestoniaChessState::Render(const RenderOptions& options) const {
-  const int perspective =
-      options.perspective >= 0 && options.perspective < pos_.rules.players ? options.perspective : 0;
+  const int perspective = options.perspective >= 0 && options.perspective < pos_.rules.players
+                              ? options.perspective
+                              : 0;
   return RenderBoard(pos_, perspective, options.coordinates);
 }
 

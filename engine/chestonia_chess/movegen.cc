@@ -42,7 +42,8 @@ struct Gen {
       : g(BoardGrid()), frame(pos.layout().seats[seat]), cells(pos.cells.data()), seat(seat) {
     for (int s = 0; s < pos.rules.players; ++s) {
       if (s == seat || !pos.Active(s)) continue;
-      for (int t = kPawn; t <= (pos.rules.reverse ? kKing : kQueen); ++t) takeable |= 1u << (s * 8 + t);
+      for (int t = kPawn; t <= (pos.rules.reverse ? kKing : kQueen); ++t)
+        takeable |= 1u << (s * 8 + t);
     }
   }
   bool Takes(Piece p) const { return (takeable >> (p & 31)) & 1; }
@@ -99,9 +100,15 @@ void AddPieceMoves(const Gen& gen, int from, MoveList& list) {
         if (!p || gen.Takes(p)) list.Add(from, to);
       }
       break;
-    case kBishop: AddSlides(gen, from, 6, 12, list); break;
-    case kRook: AddSlides(gen, from, 0, 6, list); break;
-    case kQueen: AddSlides(gen, from, 0, 12, list); break;
+    case kBishop:
+      AddSlides(gen, from, 6, 12, list);
+      break;
+    case kRook:
+      AddSlides(gen, from, 0, 6, list);
+      break;
+    case kQueen:
+      AddSlides(gen, from, 0, 12, list);
+      break;
     case kKing:
       for (int d = 0; d < hex::kNumDirections; ++d) {
         const int to = g.Step(from, d);
@@ -110,7 +117,8 @@ void AddPieceMoves(const Gen& gen, int from, MoveList& list) {
         if (!p || gen.Takes(p)) list.Add(from, to);
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -203,8 +211,9 @@ void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first,
   const unsigned attackers = pos.active & ~(1u << seat);
   const Layout& layout = pos.layout();
   const hex::Grid& g = BoardGrid();
-  const bool in_check = pos.turn_in_check >= 0 ? pos.turn_in_check == 1
-                                               : Attacked(pos.cells.data(), king, attackers, layout);
+  const bool in_check = pos.turn_in_check >= 0
+                            ? pos.turn_in_check == 1
+                            : Attacked(pos.cells.data(), king, attackers, layout);
   if (in_check_out) *in_check_out = in_check;
   std::array<Piece, kNumCells> scratch = pos.cells;
   if (in_check) {
@@ -232,7 +241,8 @@ void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first,
       // A pinned piece stays on the line between its king and the pinner.
       int n = start;
       for (int i = start; i < list.size; ++i) {
-        if (g.LineDirection(king, list.moves[i].to) == pins.dir[from]) list.moves[n++] = list.moves[i];
+        if (g.LineDirection(king, list.moves[i].to) == pins.dir[from])
+          list.moves[n++] = list.moves[i];
       }
       list.size = n;
     }

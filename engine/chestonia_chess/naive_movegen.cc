@@ -8,8 +8,12 @@ namespace {
 struct V {
   int q, r;
 };
-V Add(V a, V b) { return {a.q + b.q, a.r + b.r}; }
-bool On(V a) { return std::abs(a.q) <= 7 && std::abs(a.r) <= 7 && std::abs(a.q + a.r) <= 7; }
+V Add(V a, V b) {
+  return {a.q + b.q, a.r + b.r};
+}
+bool On(V a) {
+  return std::abs(a.q) <= 7 && std::abs(a.r) <= 7 && std::abs(a.q + a.r) <= 7;
+}
 // One sixth clockwise: (q, r, s) -> (-r, -s, -q).
 V Turn(V a, int sixths) {
   for (int i = 0; i < ((sixths % 6) + 6) % 6; ++i) a = {-a.r, a.q + a.r};
@@ -125,8 +129,12 @@ std::vector<Move> LegalMoves(const Position& pos) {
         if (On(to) && (!b.at(to) || can_take(b.at(to)))) add(from, to);
       };
       switch (TypeOf(p)) {
-        case kRook: slide(kStraight); break;
-        case kBishop: slide(kDiagonal); break;
+        case kRook:
+          slide(kStraight);
+          break;
+        case kBishop:
+          slide(kDiagonal);
+          break;
         case kQueen:
           slide(kStraight);
           slide(kDiagonal);

@@ -12,7 +12,9 @@
 
 namespace arena::engine::chestonia_chess {
 
-std::string CellName(int cell) { return hex::CellText(BoardGrid().At(cell)); }
+std::string CellName(int cell) {
+  return hex::CellText(BoardGrid().At(cell));
+}
 
 absl::StatusOr<int> ParseCell(std::string_view text) {
   absl::StatusOr<hex::Axial> a = hex::ParseCellText(text);
@@ -24,7 +26,9 @@ absl::StatusOr<int> ParseCell(std::string_view text) {
   return cell;
 }
 
-char PieceLetter(int type) { return " PNBRQK"[type & 7]; }
+char PieceLetter(int type) {
+  return " PNBRQK"[type & 7];
+}
 
 int PieceTypeFromLetter(char letter) {
   for (int t = kPawn; t <= kKing; ++t) {
@@ -33,7 +37,9 @@ int PieceTypeFromLetter(char letter) {
   return kEmpty;
 }
 
-std::string MoveText(Move m) { return absl::StrCat(CellName(m.from), ":", CellName(m.to)); }
+std::string MoveText(Move m) {
+  return absl::StrCat(CellName(m.from), ":", CellName(m.to));
+}
 
 absl::StatusOr<Move> ParseMoveText(std::string_view text) {
   const size_t colon = text.find(':');
@@ -52,13 +58,20 @@ namespace {
 
 std::string_view PhaseWord(Phase phase) {
   switch (phase) {
-    case Phase::kRoundChance: return "round";
-    case Phase::kAim: return "aim";
-    case Phase::kLanding: return "land";
-    case Phase::kPlacement: return "placement";
-    case Phase::kPenalty: return "penalty";
-    case Phase::kMove: return "move";
-    case Phase::kOver: return "over";
+    case Phase::kRoundChance:
+      return "round";
+    case Phase::kAim:
+      return "aim";
+    case Phase::kLanding:
+      return "land";
+    case Phase::kPlacement:
+      return "placement";
+    case Phase::kPenalty:
+      return "penalty";
+    case Phase::kMove:
+      return "move";
+    case Phase::kOver:
+      return "over";
   }
   return "?";
 }
@@ -92,9 +105,9 @@ std::string SerializePosition(const Position& pos) {
   std::vector<int> checks(pos.check_turns.begin(), pos.check_turns.begin() + n);
   std::string result = "-";
   if (pos.phase == Phase::kOver) {
-    result = pos.draw ? absl::StrCat("draw:", ToAbsl(EndReasonName(pos.reason)))
-                      : absl::StrCat("win:", seat(pos.winner), ":",
-                                     ToAbsl(EndReasonName(pos.reason)));
+    result = pos.draw
+                 ? absl::StrCat("draw:", ToAbsl(EndReasonName(pos.reason)))
+                 : absl::StrCat("win:", seat(pos.winner), ":", ToAbsl(EndReasonName(pos.reason)));
   }
   return absl::StrCat(
       "chestonia-chess players=", n, " board=", ToAbsl(BoardKindName(pos.rules.board)),
@@ -121,9 +134,9 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
     if (!fields.emplace(kv[0], kv[1]).second) return Bad(absl::StrCat("field ", kv[0], " twice"));
   }
   static const std::vector<std::string> kKeys = {
-      "players", "board", "darts", "reverse", "movecap", "first", "turn", "phase", "pieces",
-      "out", "moves", "noprogress", "rounds", "dartround", "checks", "skips", "aim", "reward",
-      "actions", "result"};
+      "players", "board",  "darts", "reverse", "movecap",    "first",  "turn",
+      "phase",   "pieces", "out",   "moves",   "noprogress", "rounds", "dartround",
+      "checks",  "skips",  "aim",   "reward",  "actions",    "result"};
   for (const auto& [key, value] : fields) {
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
       return Bad(absl::StrCat("unknown field ", key));
@@ -140,14 +153,15 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   };
 
   Rules rules = defaults;
-  absl::StatusOr<int> players = Int(get("players", absl::StrCat(defaults.players)), "players", 2, 3);
+  absl::StatusOr<int> players =
+      Int(get("players", absl::StrCat(defaults.players)), "players", 2, 3);
   if (!players.ok()) return players.status();
   rules.players = *players;
   const int n = rules.players;
   const std::string board = get("board", std::string(BoardKindName(defaults.board)));
   bool board_ok = false;
-  for (BoardKind b : {BoardKind::kAlternating, BoardKind::kPlain, BoardKind::kCircles,
-                      BoardKind::kTarget}) {
+  for (BoardKind b :
+       {BoardKind::kAlternating, BoardKind::kPlain, BoardKind::kCircles, BoardKind::kTarget}) {
     if (BoardKindName(b) == board) {
       rules.board = b;
       board_ok = true;
@@ -160,8 +174,8 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   if (!reverse.ok()) return reverse.status();
   rules.darts = *darts;
   rules.reverse = *reverse;
-  absl::StatusOr<int> movecap = Int(get("movecap", absl::StrCat(defaults.movecap)), "movecap", 0,
-                                    1 << 30);
+  absl::StatusOr<int> movecap =
+      Int(get("movecap", absl::StrCat(defaults.movecap)), "movecap", 0, 1 << 30);
   if (!movecap.ok()) return movecap.status();
   rules.movecap = *movecap;
   auto seat_field = [&](const std::string& key, int fallback) -> absl::StatusOr<int> {
@@ -220,12 +234,12 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
     int* dst;
   };
   int moves = 0, noprogress = 0, rounds = 0, dartround = 0, skips = 0, reward = 0, actions = 0;
-  for (const IntField& f : {IntField{"moves", 0, 1 << 30, &moves},
-                            IntField{"noprogress", 0, kNoProgressLimit, &noprogress},
-                            IntField{"rounds", 0, kMaxRoundsBetweenDarts, &rounds},
-                            IntField{"dartround", 0, 1, &dartround},
-                            IntField{"skips", 0, n, &skips}, IntField{"reward", 0, 3, &reward},
-                            IntField{"actions", 0, 1 << 30, &actions}}) {
+  for (const IntField& f :
+       {IntField{"moves", 0, 1 << 30, &moves},
+        IntField{"noprogress", 0, kNoProgressLimit, &noprogress},
+        IntField{"rounds", 0, kMaxRoundsBetweenDarts, &rounds},
+        IntField{"dartround", 0, 1, &dartround}, IntField{"skips", 0, n, &skips},
+        IntField{"reward", 0, 3, &reward}, IntField{"actions", 0, 1 << 30, &actions}}) {
     absl::StatusOr<int> v = Int(get(f.key, "0"), f.key, f.lo, f.hi);
     if (!v.ok()) return v.status();
     *f.dst = *v;
@@ -297,8 +311,9 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   }
   if (pos.phase == Phase::kLanding && pos.aim < 0) return Bad("phase=land needs aim");
   if (pos.phase == Phase::kPlacement && pos.reward_zone == 0) return Bad("placement needs reward");
-  if ((pos.phase == Phase::kRoundChance || pos.phase == Phase::kAim || pos.phase == Phase::kLanding ||
-       pos.phase == Phase::kPlacement || pos.phase == Phase::kPenalty) &&
+  if ((pos.phase == Phase::kRoundChance || pos.phase == Phase::kAim ||
+       pos.phase == Phase::kLanding || pos.phase == Phase::kPlacement ||
+       pos.phase == Phase::kPenalty) &&
       !rules.darts) {
     return Bad("a dart phase needs darts=on");
   }
@@ -333,7 +348,8 @@ std::string RenderBoard(const Position& pos, int perspective, bool coordinates) 
       }
       if (vq < q_hi) out += "  ";
     }
-    if (coordinates) absl::StrAppend(&out, "    ", CellName(first_cell), " .. ", CellName(last_cell));
+    if (coordinates)
+      absl::StrAppend(&out, "    ", CellName(first_cell), " .. ", CellName(last_cell));
     out += '\n';
   }
   absl::StrAppend(&out, "to act: ", ToAbsl(SeatColour(n, pos.turn)), "\n");

@@ -20,10 +20,10 @@
 
 namespace arena::engine::chestonia_chess {
 
-std::string CellName(int cell);                            // "q,r"
-absl::StatusOr<int> ParseCell(std::string_view text);      // INVALID_ARGUMENT off the board
-char PieceLetter(int type);                                // P N B R Q K
-int PieceTypeFromLetter(char letter);                      // kEmpty if none
+std::string CellName(int cell);                        // "q,r"
+absl::StatusOr<int> ParseCell(std::string_view text);  // INVALID_ARGUMENT off the board
+char PieceLetter(int type);                            // P N B R Q K
+int PieceTypeFromLetter(char letter);                  // kEmpty if none
 
 // Moves: "<from>:<to>", e.g. "3,-6:3,-3" (the colon keeps negative numbers unambiguous).
 std::string MoveText(Move m);

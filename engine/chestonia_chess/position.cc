@@ -15,25 +15,38 @@ const hex::Grid& BoardGrid() {
 
 std::string_view BoardKindName(BoardKind board) {
   switch (board) {
-    case BoardKind::kAlternating: return "alternating";
-    case BoardKind::kPlain: return "plain";
-    case BoardKind::kCircles: return "circles";
-    case BoardKind::kTarget: return "target";
+    case BoardKind::kAlternating:
+      return "alternating";
+    case BoardKind::kPlain:
+      return "plain";
+    case BoardKind::kCircles:
+      return "circles";
+    case BoardKind::kTarget:
+      return "target";
   }
   return "?";
 }
 
 std::string_view EndReasonName(EndReason reason) {
   switch (reason) {
-    case EndReason::kNone: return "";
-    case EndReason::kCheckmate: return "checkmate";
-    case EndReason::kResignation: return "resignation";
-    case EndReason::kReverseNoPieces: return "no-pieces";
-    case EndReason::kReverseNoMove: return "no-legal-move";
-    case EndReason::kNobodyCanMove: return "nobody-can-move";
-    case EndReason::kPerpetualCheck: return "perpetual-check";
-    case EndReason::kNoProgress: return "no-progress";
-    case EndReason::kMoveCap: return "move-cap";
+    case EndReason::kNone:
+      return "";
+    case EndReason::kCheckmate:
+      return "checkmate";
+    case EndReason::kResignation:
+      return "resignation";
+    case EndReason::kReverseNoPieces:
+      return "no-pieces";
+    case EndReason::kReverseNoMove:
+      return "no-legal-move";
+    case EndReason::kNobodyCanMove:
+      return "nobody-can-move";
+    case EndReason::kPerpetualCheck:
+      return "perpetual-check";
+    case EndReason::kNoProgress:
+      return "no-progress";
+    case EndReason::kMoveCap:
+      return "move-cap";
   }
   return "?";
 }
@@ -131,8 +144,8 @@ Position Position::Initial(const Rules& rules) {
   if (rules.board == BoardKind::kAlternating) std::swap(back[5], back[6]);
   for (int seat = 0; seat < rules.players; ++seat) {
     auto place = [&](hex::Axial blue, int type) {
-      hex::Axial a = rules.players == 2 && seat == 1 ? hex::Mirror(blue)
-                                                     : hex::Rotate(blue, 2 * seat);
+      hex::Axial a =
+          rules.players == 2 && seat == 1 ? hex::Mirror(blue) : hex::Rotate(blue, 2 * seat);
       pos.Put(g.Index(a), MakePiece(seat, type));
     };
     for (int q = 0; q <= 7; ++q) place({q, -7}, back[q]);
@@ -193,8 +206,8 @@ bool Position::BeginMovePhase(MoveList* moves) {
   }
   if (rules.reverse) {
     if (!can_move) {
-      FinishWin(turn, pieces[turn].Empty() ? EndReason::kReverseNoPieces
-                                           : EndReason::kReverseNoMove);
+      FinishWin(turn,
+                pieces[turn].Empty() ? EndReason::kReverseNoPieces : EndReason::kReverseNoMove);
       return true;
     }
     skips = 0;

@@ -25,8 +25,8 @@ namespace arena::engine::chestonia_chess {
 inline constexpr int kRadius = 7;
 inline constexpr int kNumCells = 169;
 inline constexpr int kMaxSeats = 3;
-inline constexpr int kNoProgressLimit = 60;       // moves without progress → draw
-inline constexpr int kPerpetualCheckLimit = 10;   // own turns begun in check, in a row
+inline constexpr int kNoProgressLimit = 60;      // moves without progress → draw
+inline constexpr int kPerpetualCheckLimit = 10;  // own turns begun in check, in a row
 inline constexpr int kMaxRoundsBetweenDarts = 10;
 
 const hex::Grid& BoardGrid();  // the radius-7 grid
@@ -39,9 +39,15 @@ inline constexpr Piece kMovedBit = 0x80;
 constexpr Piece MakePiece(int seat, int type, bool moved = false) {
   return static_cast<Piece>(type | (seat << 3) | (moved ? kMovedBit : 0));
 }
-constexpr int TypeOf(Piece p) { return p & 7; }
-constexpr int SeatOf(Piece p) { return (p >> 3) & 3; }
-constexpr bool HasMoved(Piece p) { return (p & kMovedBit) != 0; }
+constexpr int TypeOf(Piece p) {
+  return p & 7;
+}
+constexpr int SeatOf(Piece p) {
+  return (p >> 3) & 3;
+}
+constexpr bool HasMoved(Piece p) {
+  return (p & kMovedBit) != 0;
+}
 
 // A set of cells in three 64-bit words (169 cells).
 struct CellSet {
@@ -80,12 +86,12 @@ struct Rules {
 // and the cell sets the rules refer to.
 struct SeatFrame {
   int sixths = 0;
-  int forward[2] = {};       // the two pawn run directions
-  int sideways[2] = {};      // the pawn's single sideways steps
+  int forward[2] = {};             // the two pawn run directions
+  int sideways[2] = {};            // the pawn's single sideways steps
   uint16_t pawn_capture_dirs = 0;  // bit d: a pawn of this seat captures along direction d
-  CellSet back_row;          // its rim row
-  CellSet home_rows;         // back row and pawn row: where dart rewards are placed
-  CellSet promotion;         // back rows of every other seat of the game
+  CellSet back_row;                // its rim row
+  CellSet home_rows;               // back row and pawn row: where dart rewards are placed
+  CellSet promotion;               // back rows of every other seat of the game
 };
 
 // The frames of every seat for a number of players, plus the union of all back rows.
@@ -114,14 +120,14 @@ enum class Phase : uint8_t {
 
 enum class EndReason : uint8_t {
   kNone,
-  kCheckmate,         // the last opponent was checkmated
-  kResignation,       // the last opponent resigned
-  kReverseNoPieces,   // reverse: the winner has no pieces left
-  kReverseNoMove,     // reverse: the winner has no legal move
-  kNobodyCanMove,     // draw: every seat still in was skipped in a row
-  kPerpetualCheck,    // draw
-  kNoProgress,        // draw
-  kMoveCap,           // draw by adjudication
+  kCheckmate,        // the last opponent was checkmated
+  kResignation,      // the last opponent resigned
+  kReverseNoPieces,  // reverse: the winner has no pieces left
+  kReverseNoMove,    // reverse: the winner has no legal move
+  kNobodyCanMove,    // draw: every seat still in was skipped in a row
+  kPerpetualCheck,   // draw
+  kNoProgress,       // draw
+  kMoveCap,          // draw by adjudication
 };
 std::string_view EndReasonName(EndReason reason);
 
@@ -175,20 +181,20 @@ class Position {
   std::array<Piece, kNumCells> cells{};
   std::array<CellSet, kMaxSeats> pieces{};
   std::array<int16_t, kMaxSeats> king{-1, -1, -1};
-  uint8_t active = 0;            // bit s: seat s is still in
+  uint8_t active = 0;                                   // bit s: seat s is still in
   std::array<int8_t, kMaxSeats> out_order{-1, -1, -1};  // seats in the order they went out
   int8_t num_out = 0;
   int8_t turn = 0;
   Phase phase = Phase::kMove;
-  int8_t rounds_since_dart = 0;  // full rounds completed since the last dart round
-  bool dart_round = false;       // the current round is a dart round
-  int16_t aim = -1;              // kLanding: the aim cell
-  int8_t reward_zone = 0;        // kPlacement: the zone that paid (1..3)
-  int16_t no_progress = 0;       // moves since the last progress
-  int32_t moves_played = 0;      // board moves so far (all seats)
-  int32_t action_count = 0;      // actions applied through the facade
+  int8_t rounds_since_dart = 0;                 // full rounds completed since the last dart round
+  bool dart_round = false;                      // the current round is a dart round
+  int16_t aim = -1;                             // kLanding: the aim cell
+  int8_t reward_zone = 0;                       // kPlacement: the zone that paid (1..3)
+  int16_t no_progress = 0;                      // moves since the last progress
+  int32_t moves_played = 0;                     // board moves so far (all seats)
+  int32_t action_count = 0;                     // actions applied through the facade
   std::array<int8_t, kMaxSeats> check_turns{};  // own turns begun in check, in a row
-  int8_t skips = 0;              // seats skipped in a row (stalemated)
+  int8_t skips = 0;                             // seats skipped in a row (stalemated)
   // Derived, not serialized: whether `turn` began its move phase in check (-1 = unknown).
   // Set when the move phase begins; any board edit clears it.
   int8_t turn_in_check = -1;

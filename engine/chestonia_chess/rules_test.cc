@@ -31,7 +31,9 @@ std::unique_ptr<State> New(std::string_view variant_text) {
   return state.ok() ? std::move(*state) : nullptr;
 }
 
-const Position& Pos(const State& s) { return static_cast<const ChestoniaChessState&>(s).position(); }
+const Position& Pos(const State& s) {
+  return static_cast<const ChestoniaChessState&>(s).position();
+}
 
 bool Legal(const State& s, std::string_view action) {
   const auto actions = s.LegalActions();
@@ -46,7 +48,9 @@ std::vector<std::string> MovesFrom(const State& s, std::string_view cell) {
   return out;
 }
 
-Piece At(const State& s, std::string_view cell) { return Pos(s).cells[*ParseCell(cell)]; }
+Piece At(const State& s, std::string_view cell) {
+  return Pos(s).cells[*ParseCell(cell)];
+}
 
 void Do(State& s, std::string_view action) {
   absl::Status st = s.Apply(action);
@@ -93,7 +97,7 @@ TEST(SetupTest, TwoPlayerWhiteMirrorsBlueSoQueenFacesQueen) {
 
 TEST(SetupTest, ThreePlayerArmiesAreRotations) {
   auto s = New("players=3,board=plain");
-  EXPECT_EQ(At(*s, "4,3"), MakePiece(1, kKing));   // black: (3,-7) turned (s, q, r)
+  EXPECT_EQ(At(*s, "4,3"), MakePiece(1, kKing));  // black: (3,-7) turned (s, q, r)
   EXPECT_EQ(At(*s, "3,4"), MakePiece(1, kQueen));
   EXPECT_EQ(At(*s, "-7,4"), MakePiece(2, kKing));  // white: turned again
   EXPECT_EQ(At(*s, "-7,3"), MakePiece(2, kQueen));
@@ -138,9 +142,9 @@ TEST(PawnTest, RunsFourThenThreeForwardAndStepsSideways) {
   auto s = Load(absl::StrCat("turn=b phase=start pieces=bP2,-2;", kKings));
   auto moves = MovesFrom(*s, "2,-2");
   EXPECT_EQ(moves.size(), 10u);
-  EXPECT_TRUE(Legal(*s, "2,-2:2,2"));    // four along (0,+1)
-  EXPECT_TRUE(Legal(*s, "2,-2:-2,2"));   // four along (-1,+1)
-  EXPECT_TRUE(Legal(*s, "2,-2:3,-2"));   // sideways
+  EXPECT_TRUE(Legal(*s, "2,-2:2,2"));   // four along (0,+1)
+  EXPECT_TRUE(Legal(*s, "2,-2:-2,2"));  // four along (-1,+1)
+  EXPECT_TRUE(Legal(*s, "2,-2:3,-2"));  // sideways
   EXPECT_TRUE(Legal(*s, "2,-2:1,-2"));
   EXPECT_FALSE(Legal(*s, "2,-2:2,-3"));  // backwards
   EXPECT_FALSE(Legal(*s, "2,-2:3,-3"));
@@ -183,8 +187,7 @@ TEST(PawnTest, PromotesToQueenOnAnyOtherSeatsBackRow) {
   Do(*three, "-6,5:-7,6");
   EXPECT_EQ(At(*three, "-7,6"), MakePiece(0, kQueen));
   // ...the empty edge r = +7 is not.
-  auto empty_edge =
-      Load("players=3 turn=b phase=start pieces=bK3,-7;kK4,3;wK-7,4;bP*-3,6");
+  auto empty_edge = Load("players=3 turn=b phase=start pieces=bK3,-7;kK4,3;wK-7,4;bP*-3,6");
   Do(*empty_edge, "-3,6:-3,7");
   EXPECT_EQ(TypeOf(At(*empty_edge, "-3,7")), kPawn);
 }
@@ -253,8 +256,7 @@ TEST(MateTest, ThreePlayerCheckmateFreezesTheArmyAndPlayGoesOn) {
 
 TEST(MateTest, LastPlayerInWinsWithRanksByElimination) {
   // Black is already out; blue is mated now, so white wins, black last.
-  auto s = Load(
-      "players=3 turn=b phase=start out=k pieces=bK0,-7;wQ0,-5;kK4,3;wK-7,0");
+  auto s = Load("players=3 turn=b phase=start out=k pieces=bK0,-7;wQ0,-5;kK4,3;wK-7,0");
   ASSERT_TRUE(s->IsTerminal());
   const Outcome o = s->GetOutcome();
   EXPECT_EQ(o.winners, std::vector<int>{2});
@@ -392,8 +394,8 @@ TEST(DartRoundTest, TimingIsAChanceEventWithProbabilityOneOverElevenMinusK) {
   EXPECT_EQ(early->Phase(), "move");
   EXPECT_EQ(Pos(*early).rounds_since_dart, 2);
   for (int k = 3; k <= 10; ++k) {
-    auto s = Load(absl::StrCat("darts=on turn=w phase=start rounds=", k - 1,
-                               " pieces=bK0,0;wK3,4"));
+    auto s =
+        Load(absl::StrCat("darts=on turn=w phase=start rounds=", k - 1, " pieces=bK0,0;wK3,4"));
     Do(*s, "3,4:2,4");
     ASSERT_EQ(s->ToMove(), kChanceSeat);
     const auto outcomes = s->ChanceOutcomes();
@@ -407,8 +409,8 @@ TEST(DartRoundTest, TheScheduleIsUniformOverThreeToTenRounds) {
   // P(first dart round after exactly n full rounds) = 1/8 for n = 3..10.
   double not_yet = 1.0;
   for (int k = 3; k <= 10; ++k) {
-    auto s = Load(absl::StrCat("darts=on turn=w phase=start rounds=", k - 1,
-                               " pieces=bK0,0;wK3,4"));
+    auto s =
+        Load(absl::StrCat("darts=on turn=w phase=start rounds=", k - 1, " pieces=bK0,0;wK3,4"));
     Do(*s, "3,4:2,4");
     const double p = s->ChanceOutcomes()[0].probability;
     EXPECT_NEAR(not_yet * p, 1.0 / 8, 1e-12) << k;
@@ -493,7 +495,8 @@ TEST(DartTest, RewardsByZoneGoOnYourHomeRows) {
   EXPECT_FALSE(Legal(*bull, "place R 0,-7"));
   EXPECT_TRUE(Legal(*bull, "skip"));
   auto zone2 = Thrown("bK3,-7;wK-3,7", "land 1,1");
-  for (const char* p : {"R", "B", "N"}) EXPECT_TRUE(Legal(*zone2, absl::StrCat("place ", p, " 0,-7")));
+  for (const char* p : {"R", "B", "N"})
+    EXPECT_TRUE(Legal(*zone2, absl::StrCat("place ", p, " 0,-7")));
   EXPECT_FALSE(Legal(*zone2, "place Q 0,-7"));
   auto zone3 = Thrown("bK3,-7;wK-3,7", "land 0,4");
   EXPECT_EQ(zone3->LegalActions().size(), 1 + 16u);  // skip + 16 free home cells
@@ -538,7 +541,8 @@ TEST(TimeoutTest, ForfeitsTheTurn) {
   ASSERT_TRUE(s->ApplySeatEvent(0, SeatEvent::kTimeout).ok());
   EXPECT_EQ(s->ToMove(), 1);
   EXPECT_EQ(Pos(*s).moves_played, 0);
-  EXPECT_EQ(s->ApplySeatEvent(0, SeatEvent::kTimeout).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(s->ApplySeatEvent(0, SeatEvent::kTimeout).code(),
+            absl::StatusCode::kFailedPrecondition);
 }
 
 TEST(TimeoutTest, ForfeitsAnOwedPlacementAndTheMove) {
@@ -616,14 +620,14 @@ TEST(NotationTest, SerializationRoundTripsAndIsPublic) {
 }
 
 TEST(NotationTest, RefusesBrokenPositions) {
-  for (const char* text : {
-           "chestonia-chess pieces=bK0,0",                         // white has no king
-           "chestonia-chess pieces=bK0,0;bK1,0;wK3,4",             // two kings
-           "chestonia-chess pieces=bK0,0;wK0,0",                   // one cell, two pieces
-           "chestonia-chess pieces=bK0,0;wK9,0",                   // off the board
-           "chestonia-chess pieces=bK0,0;wK3,4 colour=red",        // unknown field
-           "chestonia-chess pieces=bK0,0;wK3,4 phase=penalty",     // dart phase without darts
-           "chess pieces=bK0,0;wK3,4"}) {
+  for (const char* text :
+       {"chestonia-chess pieces=bK0,0",                      // white has no king
+        "chestonia-chess pieces=bK0,0;bK1,0;wK3,4",          // two kings
+        "chestonia-chess pieces=bK0,0;wK0,0",                // one cell, two pieces
+        "chestonia-chess pieces=bK0,0;wK9,0",                // off the board
+        "chestonia-chess pieces=bK0,0;wK3,4 colour=red",     // unknown field
+        "chestonia-chess pieces=bK0,0;wK3,4 phase=penalty",  // dart phase without darts
+        "chess pieces=bK0,0;wK3,4"}) {
     EXPECT_FALSE(ChestoniaChessGame::Instance().Parse(text, Variant()).ok()) << text;
   }
 }
@@ -650,8 +654,11 @@ TEST(RenderTest, OwnEdgeAtTheBottom) {
   }
   RenderOptions coords;
   coords.coordinates = true;
-  EXPECT_TRUE(absl::StrContains(s->Render(coords), "0,7 .. 7,0") ||
-              absl::StrContains(s->Render(coords), ".."));
+  // Blue's back row is the bottom line, its right-hand end (0,-7) on the right.
+  const std::string text = s->Render(coords);
+  const size_t bottom = text.find("7,-7 .. 0,-7");
+  ASSERT_NE(bottom, std::string::npos) << text;
+  EXPECT_EQ(text.find('\n', bottom), text.find("to act") - 1);
 }
 
 TEST(PerftTest, FacadePerftMatchesTheGenericWalk) {

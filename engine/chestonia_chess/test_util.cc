@@ -57,8 +57,8 @@ std::string RandomStep(Position& pos, std::mt19937_64& rng) {
         pos.ApplySkipPlacement();
         return "skip";
       }
-      const int types_by_zone[4][3] = {{}, {kQueen, kQueen, kQueen}, {kRook, kBishop, kKnight},
-                                       {kPawn, kPawn, kPawn}};
+      const int types_by_zone[4][3] = {
+          {}, {kQueen, kQueen, kQueen}, {kRook, kBishop, kKnight}, {kPawn, kPawn, kPawn}};
       const int type = types_by_zone[pos.reward_zone][rng() % 3];
       const int cell = free[rng() % free.size()];
       pos.ApplyPlacement(type, cell);
@@ -78,7 +78,8 @@ std::string RandomStep(Position& pos, std::mt19937_64& rng) {
       pos.ApplyMove(m);
       return MoveText(m);
     }
-    case Phase::kOver: break;
+    case Phase::kOver:
+      break;
   }
   return "";
 }

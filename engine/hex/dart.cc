@@ -20,7 +20,9 @@ DartUniforms DartUniformsFromBytes(std::span<const uint8_t, 32> bytes) {
   return {UniformFromBytes(bytes.data()), UniformFromBytes(bytes.data() + 8)};
 }
 
-int DartZone(int ring) { return ring == 0 ? 1 : (ring + 1) / 2 + 1; }
+int DartZone(int ring) {
+  return ring == 0 ? 1 : (ring + 1) / 2 + 1;
+}
 
 struct DartScatter::Cache {
   explicit Cache(int n) : once(new std::once_flag[n]), dist(n) {}

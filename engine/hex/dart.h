@@ -38,14 +38,16 @@ DartUniforms DartUniformsFromBytes(std::span<const uint8_t, 32> bytes);
 
 struct DartLanding {
   DartUniforms uniforms;
-  Point point;            // landing point in pixels
-  int cell = kDartMiss;   // dense index, or kDartMiss
+  Point point;           // landing point in pixels
+  int cell = kDartMiss;  // dense index, or kDartMiss
 };
 
 // Scoring zones by ring: ring 0 zone 1 (bullseye), rings 1-2 zone 2, 3-4 zone 3, 5-6 zone 4,
 // 7 zone 5 (in general zone = ring == 0 ? 1 : (ring + 1) / 2 + 1). Zones 1-3 pay.
 int DartZone(int ring);
-inline bool DartZonePays(int zone) { return zone >= 1 && zone <= 3; }
+inline bool DartZonePays(int zone) {
+  return zone >= 1 && zone <= 3;
+}
 
 // Scatter on one grid. Thread-safe; distributions are computed once per aim and cached.
 class DartScatter {

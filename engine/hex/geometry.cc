@@ -12,9 +12,13 @@
 
 namespace arena::engine::hex {
 
-int RingOf(Axial a) { return std::max({std::abs(a.q), std::abs(a.r), std::abs(a.s())}); }
+int RingOf(Axial a) {
+  return std::max({std::abs(a.q), std::abs(a.r), std::abs(a.s())});
+}
 
-int Distance(Axial a, Axial b) { return RingOf(a - b); }
+int Distance(Axial a, Axial b) {
+  return RingOf(a - b);
+}
 
 Axial Rotate(Axial a, int sixths) {
   sixths = ((sixths % 6) + 6) % 6;
@@ -22,7 +26,9 @@ Axial Rotate(Axial a, int sixths) {
   return a;
 }
 
-Axial Mirror(Axial a) { return Axial{-a.s(), -a.r}; }
+Axial Mirror(Axial a) {
+  return Axial{-a.s(), -a.r};
+}
 
 int DirectionIndex(Axial d) {
   for (int i = 0; i < kNumDirections; ++i) {
@@ -31,9 +37,13 @@ int DirectionIndex(Axial d) {
   return -1;
 }
 
-int RotateDirection(int dir, int sixths) { return DirectionIndex(Rotate(kDirections[dir], sixths)); }
+int RotateDirection(int dir, int sixths) {
+  return DirectionIndex(Rotate(kDirections[dir], sixths));
+}
 
-Point ToPixel(Axial a) { return {1.5 * a.q, std::sqrt(3.0) * (a.r + a.q / 2.0)}; }
+Point ToPixel(Axial a) {
+  return {1.5 * a.q, std::sqrt(3.0) * (a.r + a.q / 2.0)};
+}
 
 Axial FromPixel(double x, double y) {
   // Fractional cube coordinates, then round each and fix the one with the largest error.
@@ -50,7 +60,9 @@ Axial FromPixel(double x, double y) {
   return {static_cast<int>(rq), static_cast<int>(rr)};
 }
 
-std::string CellText(Axial a) { return absl::StrCat(a.q, ",", a.r); }
+std::string CellText(Axial a) {
+  return absl::StrCat(a.q, ",", a.r);
+}
 
 absl::StatusOr<Axial> ParseCellText(std::string_view text) {
   const size_t comma = text.find(',');

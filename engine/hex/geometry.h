@@ -35,11 +35,25 @@ struct Axial {
 // opposite of k.
 inline constexpr int kNumDirections = 12;
 inline constexpr std::array<Axial, kNumDirections> kDirections = {{
-    {1, 0}, {1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1},     // straight
-    {2, -1}, {1, -2}, {-1, -1}, {-2, 1}, {-1, 2}, {1, 1},  // diagonal
+    {1, 0},
+    {1, -1},
+    {0, -1},
+    {-1, 0},
+    {-1, 1},
+    {0, 1},  // straight
+    {2, -1},
+    {1, -2},
+    {-1, -1},
+    {-2, 1},
+    {-1, 2},
+    {1, 1},  // diagonal
 }};
-constexpr bool IsStraight(int dir) { return dir < 6; }
-constexpr int OppositeDirection(int dir) { return dir < 6 ? (dir + 3) % 6 : 6 + (dir - 3) % 6; }
+constexpr bool IsStraight(int dir) {
+  return dir < 6;
+}
+constexpr int OppositeDirection(int dir) {
+  return dir < 6 ? (dir + 3) % 6 : 6 + (dir - 3) % 6;
+}
 
 int Distance(Axial a, Axial b);
 int RingOf(Axial a);  // max(|q|, |r|, |s|)
