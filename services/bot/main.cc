@@ -3,6 +3,7 @@
 // BotService.ChooseMove is a thin callback-API adapter over BotPool (bot_pool.h): the handler
 // only converts the request and submits it; a worker thread searches and finishes the reactor,
 // so no gRPC thread ever blocks on a search.
+#include <algorithm>
 #include <thread>
 
 #include "absl/flags/flag.h"
@@ -73,12 +74,15 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
     req.node_budget = request->node_budget();
     req.seed = request->seed();
     req.algorithm = request->algorithm();
-    // Stop at the time cap, and a little before the caller's deadline so the answer arrives.
+    // Stop at the time cap, and before the caller's deadline with room for the answer to
+    // travel back: a tenth of the time left, between 20 and 250 ms.
     absl::Time stop_at = absl::InfiniteFuture();
     if (request->time_cap_ms() > 0) stop_at = arrived + absl::Milliseconds(request->time_cap_ms());
     const absl::Time deadline = absl::FromChrono(context->deadline());
-    if (deadline < absl::InfiniteFuture() && deadline - absl::Milliseconds(15) < stop_at) {
-      stop_at = deadline - absl::Milliseconds(15);
+    if (deadline < absl::InfiniteFuture()) {
+      const absl::Duration margin =
+          std::clamp((deadline - arrived) / 10, absl::Milliseconds(20), absl::Milliseconds(250));
+      stop_at = std::min(stop_at, deadline - margin);
     }
     pool_.Submit(std::move(req), arrived, stop_at, [reactor, response](BotJobResult r) {
       if (!r.answer.ok()) {
