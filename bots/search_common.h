@@ -4,7 +4,7 @@
 // Determinism: a search is bounded by a NODE budget (and a depth), never by reading a clock,
 // and is single-threaded, so the same position, level and seed give the same move on any
 // machine. A time cap is enforced from outside: whoever owns the clock sets `stop`, which the
-// search polls every kStopPollNodes nodes; the search then unwinds and returns the best move
+// search polls every kStopPollNodes (64) nodes; the search then unwinds and returns the best move
 // of the last finished iteration (or of the current one once its first move is searched).
 #pragma once
 
@@ -15,7 +15,7 @@
 
 namespace arena::bots {
 
-inline constexpr int kStopPollNodes = 512;
+inline constexpr int kStopPollNodes = 64;
 inline constexpr int kMaxLevel = 8;
 
 struct SearchLimits {
