@@ -1,10 +1,115 @@
 // arena-bot: search players at levels. Stateless and CPU bound; scale by replicas.
+//
+// BotService.ChooseMove is a thin callback-API adapter over BotPool (bot_pool.h): the handler
+// only converts the request and submits it; a worker thread searches and finishes the reactor,
+// so no gRPC thread ever blocks on a search.
+#include <algorithm>
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "arena/v1/bot.grpc.pb.h"
 #include "engine/core/game.h"
+#include "services/bot/bot_pool.h"
 #include "services/common/config.h"
 #include "services/common/flags.h"
+#include "services/common/grpc_util.h"
 #include "services/common/server.h"
 #include "services/common/startup.h"
+
+ABSL_FLAG(int, bot_workers, 0, "Search threads; 0 = one per core.");
+
+namespace arena::bot_service {
+namespace {
+
+// The engine's game id for a GameKind, or "" when none.
+std::string GameIdOf(v1::GameKind kind) {
+  switch (kind) {
+    case v1::GAME_KIND_CHESS:
+      return "chess";
+    case v1::GAME_KIND_CHESTONIA_CHESS:
+      return "chestonia-chess";
+    case v1::GAME_KIND_CHESTONIA_CHECKERS:
+      return "chestonia-checkers";
+    case v1::GAME_KIND_CHESTONIA_GO:
+      return "chestonia-go";
+    case v1::GAME_KIND_HEX_CHECKERS:
+      return "hex-checkers";
+    case v1::GAME_KIND_THREE_PLAYER_CHESS:
+      return "three-player-chess";
+    default:
+      return "";
+  }
+}
+
+class BotServiceImpl final : public v1::BotService::CallbackService {
+ public:
+  explicit BotServiceImpl(BotPool& pool) : pool_(pool) {}
+
+  grpc::ServerUnaryReactor* ChooseMove(grpc::CallbackServerContext* context,
+                                       const v1::ChooseMoveRequest* request,
+                                       v1::ChooseMoveResponse* response) override {
+    const absl::Time arrived = absl::Now();
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    const std::string game = GameIdOf(request->game());
+    if (game.empty()) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "unknown game"));
+      return reactor;
+    }
+    if (request->node_budget() < 0 || request->time_cap_ms() < 0) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   "node_budget and time_cap_ms must not be negative"));
+      return reactor;
+    }
+    bots::BotRequest req;
+    req.game = game;
+    std::vector<std::string> kv;
+    for (const auto& [k, v] : request->variant().options()) kv.push_back(k + "=" + v);
+    std::sort(kv.begin(), kv.end());
+    req.variant = absl::StrJoin(kv, ",");
+    req.position = request->position();
+    req.seat = request->seat();
+    req.level = request->level();
+    req.node_budget = request->node_budget();
+    req.seed = request->seed();
+    req.algorithm = request->algorithm();
+    // Stop at the time cap, and before the caller's deadline with room for the answer to
+    // travel back: a tenth of the time left, between 20 and 250 ms.
+    absl::Time stop_at = absl::InfiniteFuture();
+    if (request->time_cap_ms() > 0) stop_at = arrived + absl::Milliseconds(request->time_cap_ms());
+    const absl::Time deadline = absl::FromChrono(context->deadline());
+    if (deadline < absl::InfiniteFuture()) {
+      const absl::Duration margin =
+          std::clamp((deadline - arrived) / 10, absl::Milliseconds(20), absl::Milliseconds(250));
+      stop_at = std::min(stop_at, deadline - margin);
+    }
+    pool_.Submit(std::move(req), arrived, stop_at, [reactor, response](BotJobResult r) {
+      if (!r.answer.ok()) {
+        reactor->Finish(common::ToGrpc(r.answer.status()));
+        return;
+      }
+      const bots::SearchResult& s = r.answer->result;
+      response->mutable_move()->set_text(s.move);
+      response->set_depth(s.depth);
+      response->set_nodes(s.nodes);
+      response->set_score_cp(s.score);
+      for (const std::string& m : s.pv) response->add_principal_variation(m);
+      response->set_elapsed_ms(absl::ToInt64Milliseconds(r.elapsed));
+      response->set_queued_ms(absl::ToInt64Milliseconds(r.queued));
+      response->set_algorithm(r.answer->algorithm);
+      response->set_stopped(s.stopped);
+      reactor->Finish(grpc::Status::OK);
+    });
+    return reactor;
+  }
+
+ private:
+  BotPool& pool_;
+};
+
+}  // namespace
+}  // namespace arena::bot_service
 
 int main(int argc, char** argv) {
   using namespace arena::common;
@@ -12,8 +117,10 @@ int main(int argc, char** argv) {
   InitConfig(argc, argv, "arena-bot: search players for every game");
   ServerOptions options = ServerOptionsFromFlags("arena-bot");
 
-  // ChooseMove arrives with the bots issue; until then it answers UNIMPLEMENTED.
-  arena::v1::BotService::CallbackService service;
+  int workers = absl::GetFlag(FLAGS_bot_workers);
+  if (workers <= 0) workers = int(std::max(1u, std::thread::hardware_concurrency()));
+  arena::bot_service::BotPool pool(workers);
+  arena::bot_service::BotServiceImpl service(pool);
   options.services = {&service};
   for (const arena::engine::Game* g : arena::engine::AllGames()) {
     options.games.emplace_back(g->Id());

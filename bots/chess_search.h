@@ -1,0 +1,80 @@
+// The chess searcher: negamax alpha-beta over engine/chess's Position with make/unmake.
+//
+// Iterative deepening; principal variation search (null windows after the first move);
+// a transposition table of fixed size (always-replace by depth); quiescence over captures and
+// promotions (all evasions when in check); null-move pruning (R = 2 + depth/4, not in check,
+// not in pawn endings); late-move reductions for quiet moves; move ordering TT move, captures
+// by MVV-LVA, two killers per ply, history. Repetitions of the game history or of the search
+// line score as draws. A ChessSearcher keeps its table between calls (arena-uci) unless
+// Clear() is called; the bot service builds a fresh one per request so answers depend only
+// on the request.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "bots/chess_eval.h"
+#include "bots/search_common.h"
+#include "engine/chess/movegen.h"
+#include "engine/chess/position.h"
+
+namespace arena::bots {
+
+inline constexpr int kMateScore = 30000;
+inline constexpr int kMaxPly = 128;
+
+class ChessSearcher {
+ public:
+  explicit ChessSearcher(int hash_mb = 4);
+  void Resize(int hash_mb);
+  void Clear();
+  void set_weights(const ChessEvalWeights& w) { weights_ = w; }
+
+  // `history` holds the repetition keys of the positions before `pos` in the game (oldest
+  // first), so repetitions count as draws. `pos` must have a legal move.
+  // `on_iteration` (optional) is told about each finished iteration.
+  SearchResult Search(const engine::chess::Position& pos, const std::vector<uint64_t>& history,
+                      const SearchLimits& limits,
+                      const std::function<void(const SearchResult&)>& on_iteration = {});
+
+ private:
+  struct TTEntry {
+    uint64_t key = 0;
+    int16_t score = 0;
+    uint16_t move = 0;
+    int8_t depth = -1;
+    uint8_t bound = 0;
+  };
+  int Negamax(int depth, int ply, int alpha, int beta, bool null_ok);
+  int Quiesce(int ply, int alpha, int beta);
+  bool IsRepetition() const;
+  bool OutOfBudget();
+  void OrderMoves(const engine::chess::MoveList& list, engine::chess::Move tt_move, int ply,
+                  int* scores) const;
+  TTEntry* Probe(uint64_t key);
+  std::vector<std::string> ExtractPv(int max_len);
+
+  engine::chess::Position pos_;
+  std::vector<TTEntry> tt_;
+  uint64_t tt_mask_ = 0;
+  ChessEvalWeights weights_;
+  std::vector<uint64_t> keys_;  // repetition keys along game + search line
+  int game_keys_ = 0;
+  engine::chess::Move killers_[kMaxPly][2];
+  int history_[2][64][64];
+  uint64_t root_noise_seed_ = 0;
+  SearchLimits limits_;
+  int64_t nodes_ = 0;
+  bool aborted_ = false;
+  int iteration_ = 0;
+  engine::chess::Move root_best_;
+  int root_best_score_ = 0;
+};
+
+// Greedy one-ply choice (level 1): the move whose resulting static evaluation is best, ties
+// broken by `seed`.
+engine::chess::Move ChessGreedyMove(const engine::chess::Position& pos, uint64_t seed);
+
+}  // namespace arena::bots

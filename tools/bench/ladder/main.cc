@@ -1,0 +1,201 @@
+// ladder: bots against bots for any game through the facade, printing the score matrix.
+//
+// Contestants are "level" or "level:algorithm" (e.g. 3, 5:brs, 5:paranoid, 4:mcts). Every
+// pair plays `--games` games per seating: with two seats both colour orders; with three seats
+// both 2-against-1 compositions (AAB and ABB) in every seating (the odd one in each of the
+// three seats). A game's score for A against B is, over every (A seat, B seat) pair, 1 when A
+// finished ahead, 1/2 level, 0 behind. Chance events are drawn from a seeded generator. A game
+// still running after --max_actions is adjudicated: for Chestonia chess by the bots' static
+// evaluation (seats more than --adjudicate centipawns apart are ranked, others share a place),
+// for other games as a draw.
+//
+//   ladder --game=chestonia-chess --variant=players=2 --contestants=1,2,3,4 --games=2
+//          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
+// GCC 12 reports a false -Wrestrict inside std::string at -O3 (GCC bug 105651).
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "bots/bot.h"
+#include "bots/chestonia_search.h"
+#include "bots/mcts.h"
+#include "engine/chestonia_chess/chestonia_chess_game.h"
+
+namespace {
+
+using arena::bots::BotRequest;
+using arena::engine::State;
+
+struct Contestant {
+  std::string name;
+  int level = 1;
+  std::string algorithm;
+};
+
+std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
+  std::map<std::string, std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--", 0) != 0) continue;
+    const size_t eq = a.find('=');
+    if (eq == std::string::npos)
+      args[a.substr(2)] = "1";
+    else
+      args[a.substr(2, eq - 2)] = a.substr(eq + 1);
+  }
+  return args;
+}
+
+// Final places per seat (0 best).
+std::vector<int> Places(const State& s, int adjudicate) {
+  const int n = s.NumSeats();
+  const arena::engine::Outcome o = s.GetOutcome();
+  if (o.finished() && int(o.ranks.size()) == n) return o.ranks;
+  std::vector<int> places(n, 0);
+  if (const auto* hc =
+          dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s)) {
+    const auto scores = arena::bots::ChestoniaSeatScores(
+        hc->position(), arena::bots::DefaultChestoniaEvalWeights());
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        if (scores[j] > scores[i] + adjudicate) ++places[i];
+      }
+    }
+  }
+  return places;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto args = ParseArgs(argc, argv);
+  auto get = [&](const std::string& k, const std::string& d) {
+    return args.count(k) ? args[k] : d;
+  };
+  const std::string game_id = get("game", "chestonia-chess");
+  const std::string variant_text = get("variant", "players=2");
+  const int games = std::atoi(get("games", "2").c_str());
+  const int max_actions = std::atoi(get("max_actions", "400").c_str());
+  const int adjudicate = std::atoi(get("adjudicate", "300").c_str());
+  const bool adjacent = get("pairs", "all") == "adjacent";
+  uint64_t seed = std::strtoull(get("seed", "1").c_str(), nullptr, 10);
+
+  const arena::engine::Game* game = arena::engine::FindGame(game_id);
+  auto variant = arena::engine::Variant::Parse(variant_text);
+  if (!game || !variant.ok()) {
+    std::fprintf(stderr, "unknown game or bad variant\n");
+    return 2;
+  }
+  auto probe = game->NewInitialState(*variant);
+  if (!probe.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(probe.status().message()).c_str());
+    return 2;
+  }
+  const int seats = (*probe)->NumSeats();
+
+  std::vector<Contestant> cs;
+  for (absl::string_view cv : absl::StrSplit(get("contestants", "1,2,3"), ',')) {
+    const std::string c(cv);
+    Contestant x;
+    x.name = c;
+    std::vector<std::string> parts = absl::StrSplit(c, ':');
+    x.level = std::atoi(parts[0].c_str());
+    if (parts.size() > 1) x.algorithm = parts[1];
+    cs.push_back(x);
+  }
+  const int n = int(cs.size());
+  std::vector<std::vector<double>> score(n, std::vector<double>(n, 0));
+  std::vector<std::vector<int>> played(n, std::vector<int>(n, 0));
+
+  // Plays one game with `who[seat]` = contestant index; returns places.
+  auto play = [&](const std::vector<int>& who) {
+    auto s = std::move(*game->NewInitialState(*variant));
+    arena::bots::Rng rng(seed++);
+    for (int i = 0; i < max_actions && !s->IsTerminal(); ++i) {
+      if (s->ToMove() == arena::engine::kChanceSeat) {
+        (void)s->Apply(arena::bots::SampleChance(*s, rng));
+        continue;
+      }
+      const Contestant& c = cs[who[s->ToMove()]];
+      BotRequest req;
+      req.game = game_id;
+      req.variant = variant_text;
+      req.seat = s->ToMove();
+      req.level = c.level;
+      req.algorithm = c.algorithm;
+      req.seed = rng.Next();
+      auto a = arena::bots::ChooseBotMoveForState(*s, req);
+      if (!a.ok() || !s->Apply(a->result.move).ok()) {
+        std::fprintf(stderr, "bot failed: %s\n",
+                     a.ok() ? a->result.move.c_str() : std::string(a.status().message()).c_str());
+        break;
+      }
+    }
+    return Places(*s, adjudicate);
+  };
+  auto credit = [&](const std::vector<int>& who, const std::vector<int>& places, int a, int b) {
+    double sum = 0;
+    int cnt = 0;
+    for (int i = 0; i < seats; ++i) {
+      for (int j = 0; j < seats; ++j) {
+        if (who[i] != a || who[j] != b) continue;
+        sum += places[i] < places[j] ? 1.0 : places[i] == places[j] ? 0.5 : 0.0;
+        ++cnt;
+      }
+    }
+    if (cnt == 0) return;
+    score[a][b] += sum / cnt;
+    score[b][a] += 1.0 - sum / cnt;
+    ++played[a][b];
+    ++played[b][a];
+  };
+
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      if (adjacent && b != a + 1 && !(a == 0 && b == n - 1)) continue;
+      std::vector<std::vector<int>> seatings;
+      if (seats == 2) {
+        seatings = {{a, b}, {b, a}};
+      } else {
+        for (int odd = 0; odd < seats; ++odd) {
+          std::vector<int> w1(seats, a), w2(seats, b);
+          w1[odd] = b;
+          w2[odd] = a;
+          seatings.push_back(w1);
+          seatings.push_back(w2);
+        }
+      }
+      for (int g = 0; g < games; ++g) {
+        for (const auto& who : seatings) {
+          const std::vector<int> places = play(who);
+          credit(who, places, a, b);
+        }
+      }
+      std::fprintf(stderr, "%s vs %s: %.1f / %d\n", cs[a].name.c_str(), cs[b].name.c_str(),
+                   score[a][b], played[a][b]);
+    }
+  }
+  std::printf("%s %s, %d game(s) per seating; row's score against column (games)\n",
+              game_id.c_str(), variant_text.c_str(), games);
+  std::printf("%12s", "");
+  for (const auto& c : cs) std::printf(" %14s", c.name.c_str());
+  std::printf("\n");
+  for (int a = 0; a < n; ++a) {
+    std::printf("%12s", cs[a].name.c_str());
+    for (int b = 0; b < n; ++b) {
+      if (played[a][b] == 0) {
+        std::printf(" %14s", "-");
+      } else {
+        std::printf("   %5.1f%% (%3d)", 100.0 * score[a][b] / played[a][b], played[a][b]);
+      }
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
