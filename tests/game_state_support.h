@@ -9,6 +9,7 @@
 
 #include "arena/v1/game_state.grpc.pb.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
@@ -18,6 +19,9 @@
 namespace arena::testing {
 
 struct Creds {
+  Creds() = default;
+  Creds(std::string seat_credential, std::string host_credential = "", std::string service_name = "")
+      : seat(std::move(seat_credential)), host(std::move(host_credential)), service(std::move(service_name)) {}
   std::string seat;
   std::string host;
   std::string service;  // "arena", "arena-bot", ... (its secret from the test secrets dir)

@@ -120,6 +120,22 @@ struct Watcher {
   bool closed = false;
 };
 
+bool IsMoveEvent(const v1::GameEvent& e) { return e.type() == "action" || e.type() == "timeout"; }
+
+// Releases held events to the sink: an event goes once `delay_moves` moves follow it (all of
+// them when the game is over).
+void DrainHeld(Watcher& w, bool final_event) {
+  while (!w.held.empty()) {
+    const auto& front = w.held.front();
+    bool move = IsMoveEvent(*front);
+    int after = w.held_moves - (move ? 1 : 0);
+    if (!final_event && after < w.delay_moves) break;
+    if (move) w.held_moves--;
+    w.sink->Push(front);
+    w.held.pop_front();
+  }
+}
+
 struct ActionRecord {
   int seat = 0;
   int kind = 0;
@@ -427,15 +443,9 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
           bool final_event = ev->type() == "ended" || ev->type() == "aborted";
           for (auto& [h, w] : game->watchers) {
             if (w.closed || ev->sequence() <= w.after_seq) continue;
-            bool is_move = ev->type() == "action" || ev->type() == "timeout";
             w.held.push_back(ev);
-            if (is_move) w.held_moves++;
-            while (!w.held.empty() && (w.held_moves > w.delay_moves || final_event)) {
-              auto front = w.held.front();
-              w.held.pop_front();
-              if (front->type() == "action" || front->type() == "timeout") w.held_moves--;
-              w.sink->Push(front);
-            }
+            if (IsMoveEvent(*ev)) w.held_moves++;
+            DrainHeld(w, final_event);
             if (final_event) {
               w.sink->Close(absl::OkStatus());
               w.closed = true;
@@ -1333,19 +1343,11 @@ absl::StatusOr<uint64_t> GameStateCore::Watch(const Caller& caller, const v1::Wa
     }
     for (const auto& ev : g.committed) {
       if (ev->sequence() < req.from_sequence()) continue;
-      bool is_move = ev->type() == "action" || ev->type() == "timeout";
       w.held.push_back(ev);
-      if (is_move) w.held_moves++;
-      w.after_seq = ev->sequence();
+      if (IsMoveEvent(*ev)) w.held_moves++;
     }
-    if (g.committed.empty()) w.after_seq = -1;
-    bool over = IsTerminalStatus(g.status);
-    while (!w.held.empty() && (w.held_moves > w.delay_moves || over)) {
-      auto front = w.held.front();
-      w.held.pop_front();
-      if (front->type() == "action" || front->type() == "timeout") w.held_moves--;
-      sink->Push(front);
-    }
+    w.after_seq = g.committed.empty() ? -1 : g.committed.back()->sequence();
+    DrainHeld(w, IsTerminalStatus(g.status));
   }
   if (IsTerminalStatus(g.status)) {
     sink->Close(absl::OkStatus());
