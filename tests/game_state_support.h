@@ -20,8 +20,11 @@ namespace arena::testing {
 
 struct Creds {
   Creds() = default;
-  Creds(std::string seat_credential, std::string host_credential = "", std::string service_name = "")
-      : seat(std::move(seat_credential)), host(std::move(host_credential)), service(std::move(service_name)) {}
+  Creds(std::string seat_credential, std::string host_credential = "",
+        std::string service_name = "")
+      : seat(std::move(seat_credential)),
+        host(std::move(host_credential)),
+        service(std::move(service_name)) {}
   std::string seat;
   std::string host;
   std::string service;  // "arena", "arena-bot", ... (its secret from the test secrets dir)

@@ -120,7 +120,9 @@ struct Watcher {
   bool closed = false;
 };
 
-bool IsMoveEvent(const v1::GameEvent& e) { return e.type() == "action" || e.type() == "timeout"; }
+bool IsMoveEvent(const v1::GameEvent& e) {
+  return e.type() == "action" || e.type() == "timeout";
+}
 
 // Releases held events to the sink: an event goes once `delay_moves` moves follow it (all of
 // them when the game is over).
@@ -177,6 +179,8 @@ struct GameStateCore::Game {
   TimerQueue::TimerId presence_timer = 0;
   // Watchers and the committed events they read (lock order: mu, then watch_mu).
   std::mutex watch_mu;
+  std::atomic<int64_t> committed_seq{-1};  // the last event known durable
+  int64_t end_seq = -1;                    // the event that ended the game (reveals the seed)
   std::vector<std::shared_ptr<const v1::GameEvent>> committed;
   std::map<uint64_t, Watcher> watchers;
 
@@ -375,6 +379,7 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
     }
     g->next_seq = e.seq + 1;
     g->committed.push_back(ToProto(e));
+    g->committed_seq = e.seq;
   }
   if (IsTerminalStatus(stored_status)) g->status = stored_status;
 
@@ -440,6 +445,7 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
         std::lock_guard<std::mutex> lock(game->watch_mu);
         for (const auto& ev : protos) {
           game->committed.push_back(ev);
+          game->committed_seq = ev->sequence();
           bool final_event = ev->type() == "ended" || ev->type() == "aborted";
           for (auto& [h, w] : game->watchers) {
             if (w.closed || ev->sequence() <= w.after_seq) continue;
@@ -552,6 +558,7 @@ void GameStateCore::AfterChange(Game& g, std::vector<StoredEvent>& events) {
   if (g.status == v1::GAME_STATUS_ACTIVE && (g.state->IsTerminal() || g.service_outcome)) {
     g.status = v1::GAME_STATUS_FINISHED;
     StoredEvent e = NewEvent(g, "ended", -1);
+    g.end_seq = e.seq;
     v1::Outcome o = OutcomeOf(g);
     e.payload = {{"outcome", nlohmann::json::parse(ToJson(o))},
                  {"revealed_seed", ToHex(g.draw.seed())},
@@ -621,6 +628,7 @@ void GameStateCore::OnClockTimer(const std::string& game_id, uint64_t generation
     o.set_result_text("aborted");
     g.service_outcome = o;
     StoredEvent e = NewEvent(g, "aborted", seat);
+    g.end_seq = e.seq;
     e.payload = {{"reason", "first-move-abort"},
                  {"revealed_seed", ToHex(g.draw.seed())},
                  {"service_outcome", nlohmann::json::parse(ToJson(o))}};
@@ -1120,7 +1128,10 @@ v1::GameView GameStateCore::View(const Game& g, bool with_legal, const v1::Cell*
     v.set_phase("waiting");
   }
   *v.mutable_outcome() = OutcomeOf(g);
-  if (IsTerminalStatus(g.status)) v.set_revealed_seed(ToHex(g.draw.seed()));
+  // The seed is revealed only once the event that ended the game is durable: a game whose
+  // final batch failed is reloaded and goes on, and must not have shown its seed.
+  if (IsTerminalStatus(g.status) && g.committed_seq >= g.end_seq)
+    v.set_revealed_seed(ToHex(g.draw.seed()));
   return v;
 }
 
@@ -1276,16 +1287,15 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
   g.status = v1::GAME_STATUS_VOIDED;
   ArmTimers(gp);  // cancels
   std::string id = g.id;
-  std::weak_ptr<Game> weak = gp;
   WriteItem item;
   item.statements.push_back(EventStore::DeleteGame(id));
-  item.done = [this, weak, id, done](absl::Status s) {
+  item.done = [this, gp, id, done](absl::Status s) {
     if (!s.ok()) return done(absl::UnavailableError(s.message()));
     {
       std::lock_guard<std::mutex> lock(games_mu_);
       games_.erase(id);
     }
-    if (auto game = weak.lock()) {
+    if (auto game = gp) {
       std::lock_guard<std::mutex> wlock(game->watch_mu);
       game->committed.clear();
       for (auto& [h, w] : game->watchers) {
