@@ -65,6 +65,7 @@ void PlayGames(std::shared_ptr<grpc::Channel> channel, absl::Time end, uint32_t 
     v1::CreateTableRequest creq;
     creq.mutable_settings()->set_engine_game("chess");
     creq.mutable_settings()->set_level(v1::TABLE_LEVEL_ADVANCED);
+    creq.mutable_settings()->set_is_public(true);
     creq.mutable_settings()->set_move_cap(200);
     creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
     creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);

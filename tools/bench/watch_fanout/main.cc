@@ -5,6 +5,7 @@
 //   watch_fanout --address=127.0.0.1:7101 --watchers=2000 --moves=60 --interval_ms=100
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <mutex>
 #include <random>
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   auto& stub = *stubs[0];
   v1::CreateTableRequest creq;
   creq.mutable_settings()->set_engine_game("chess");
+  creq.mutable_settings()->set_is_public(true);
   creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
   creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
   v1::CreateTableResponse cresp;
