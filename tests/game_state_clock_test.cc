@@ -60,6 +60,8 @@ TEST(GameStateClockTest, FischerFlagFallAndIncrement) {
     if (!timeout_event) absl::SleepFor(absl::Milliseconds(20));
   }
   EXPECT_TRUE(timeout_event) << rec.DebugString();
+  // The PGN carries white's clock after its move (2 s after the increment: 0:00:02 or 0:00:01).
+  EXPECT_NE(rec.pgn().find("[%clk 0:00:0"), std::string::npos) << rec.pgn();
 }
 
 TEST(GameStateClockTest, ChestoniaPerMoveAllowancePassesTheTurn) {

@@ -48,6 +48,10 @@ TEST(GameStatePlayTest, FullChessGameOverGrpcVerifies) {
                         t.id + "'"),
             played);
 
+  // Chess exports PGN with the result.
+  EXPECT_NE(rec.pgn().find("[Result \""), std::string::npos) << rec.pgn();
+  EXPECT_NE(rec.pgn().find("1. "), std::string::npos) << rec.pgn();
+
   // A tampered record fails verification.
   v1::GameRecord bad = rec;
   for (auto& e : *bad.mutable_events()) {
@@ -76,12 +80,21 @@ TEST(GameStatePlayTest, ThreePlayerChestoniaWithDartsVerifies) {
   EXPECT_EQ(v.status(), v1::GAME_STATUS_FINISHED) << "after " << played << " actions";
   v1::GameRecord rec;
   ASSERT_TRUE(h.Record(t.id, &rec).ok());
-  int chance = 0, aims = 0;
+  int chance = 0, aims = 0, scattered = 0;
   for (const auto& e : rec.events()) {
     chance += e.type() == "chance";
     aims += e.type() == "action" && e.action().rfind("aim ", 0) == 0;
+    scattered += e.type() == "chance" && e.detail_json().find("\"hex-dart\"") != std::string::npos;
   }
-  EXPECT_GT(chance, 10);  // dart-round draws every full round, and landings
+  std::string sample;
+  for (int i = 0; i + 1 < rec.events_size() && sample.empty(); ++i) {
+    if (rec.events(i).action().rfind("aim ", 0) == 0) {
+      sample = rec.events(i).action() + " -> " + rec.events(i + 1).action() + " " +
+               rec.events(i + 1).detail_json();
+    }
+  }
+  EXPECT_EQ(scattered, aims) << sample;  // every landing went through the engine's dart scatter
+  EXPECT_GT(chance, 10);                 // dart-round draws every full round, and landings
   EXPECT_GT(aims, 0);
   EXPECT_EQ(rec.seat_seeds_size(), 3);
   EXPECT_EQ(rec.seat_seeds(2), "seed-of-seat-2");

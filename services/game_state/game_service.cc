@@ -8,6 +8,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/common/log.h"
+#include "services/game_state/dart_path.h"
+#include "services/game_state/pgn_export.h"
 
 namespace arena::game_state {
 
@@ -157,6 +159,7 @@ struct GameStateCore::Game {
   bool protected_game = false;
   FairDraw draw;
   uint64_t draw_counter = 0;
+  std::string last_aim;  // the latest "aim q,r": where the next landing's scatter starts
   std::string commitment;
   std::vector<SeatState> seats;
   int leader = -1;
@@ -337,6 +340,7 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
       s = IsSeatEventKind(kind) ? g->state->ApplySeatEvent(es, SeatEventOf(kind))
                                 : g->state->Apply(e.action);
       g->next_action = e.action_number + 1;
+      if (absl::StartsWith(e.action, "aim ")) g->last_aim = e.action;
       g->actions[e.action_number] = ActionRecord{e.seat, kind, e.action, e.seq};
       if (TurnEnding(kind)) {
         g->seats[e.seat].turns++;
@@ -527,6 +531,13 @@ absl::Status GameStateCore::ApplyAndResolve(Game& g, std::vector<StoredEvent>& e
     DrawBytes b = g.draw.Draw("chance", counter);
     double u = UniformFromBytes(b);
     int index = PickByInverseCdf(outcomes, u);
+    std::string path = "inverse-cdf";
+    if (auto landing = DartLandingAction(outcomes, g.last_aim, b)) {
+      path = "hex-dart";
+      for (size_t i = 0; i < outcomes.size(); ++i) {
+        if (outcomes[i].action == *landing) index = static_cast<int>(i);
+      }
+    }
     absl::Status s = g.state->Apply(outcomes[index].action);
     if (!s.ok()) return s;
     StoredEvent e = NewEvent(g, "chance", -1);
@@ -538,7 +549,7 @@ absl::Status GameStateCore::ApplyAndResolve(Game& g, std::vector<StoredEvent>& e
         {"u", u},
         {"index", index},
         {"probability", outcomes[index].probability},
-        {"path", "inverse-cdf"}};
+        {"path", path}};
     events.push_back(std::move(e));
   }
   return absl::OkStatus();
@@ -1003,6 +1014,7 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   }
   if (!applied.ok()) return done(applied);  // nothing changed: no clock, no turn, no number
   if (IsSeatEventKind(kind)) text = std::string(engine::SeatEventName(SeatEventOf(kind)));
+  if (kind == v1::ACTION_KIND_DART_AIM) g.last_aim = text;
 
   // Charge the mover's clock.
   if (is_mover && g.turn_seat == seat) {
@@ -1190,8 +1202,38 @@ absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
   rec.set_draw_path(
       "hmac-sha256(seed, seat seeds || purpose || 0 || be64 counter); u = (be64(bytes[0..8]) >> "
       "11) "
-      "* 2^-53; leader = floor(u * seats); chance = inverse CDF over ChanceOutcomes()");
-  // PGN export waits for the chess engine's exporter on main (see docs/game-state.md).
+      "* 2^-53; leader = floor(u * seats); dart landings = engine/hex/dart.h scatter of the 32 "
+      "bytes "
+      "from the aim; other chance nodes = inverse CDF over ChanceOutcomes()");
+  if (g.state) {
+    // Chess: PGN with the mover's clock after each move, from the action events' readings.
+    std::vector<std::optional<int64_t>> clocks;
+    bool timed = g.FischerClock() || g.PerMoveClock();
+    for (const auto& ev : rec.events()) {
+      if (ev.type() != "action" || ev.action().empty()) continue;
+      auto p = nlohmann::json::parse(ev.detail_json(), nullptr, false);
+      if (p.is_discarded() || p.value("kind", 0) != v1::ACTION_KIND_MOVE) continue;
+      if (timed && p.contains("clocks") && ev.seat() >= 0 &&
+          ev.seat() < static_cast<int>(p["clocks"].size())) {
+        clocks.push_back(p["clocks"][ev.seat()].get<int64_t>() / 1000);
+      } else {
+        clocks.push_back(std::nullopt);
+      }
+    }
+    std::vector<std::pair<std::string, std::string>> tags = {
+        {"Event", "Chestonia Arena"}, {"Site", "arena-game-state"}, {"Round", g.id}};
+    if (g.n() == 2 && g.leader >= 0) {
+      auto name = [&](int seat) {
+        const v1::SeatSpec& spec = g.seats[seat].spec;
+        if (!spec.display_name().empty()) return spec.display_name();
+        if (!spec.model_id().empty()) return spec.model_id();
+        return absl::StrCat("seat ", seat);
+      };
+      tags.push_back({"White", name(g.TableSeat(0))});
+      tags.push_back({"Black", name(g.TableSeat(1))});
+    }
+    rec.set_pgn(ExportPgnIfChess(*g.state, std::move(tags), std::move(clocks)));
+  }
   return rec;
 }
 

@@ -7,6 +7,7 @@
 #include "engine/core/game.h"
 #include "nlohmann/json.hpp"
 #include "services/common/grpc_util.h"
+#include "services/game_state/dart_path.h"
 #include "services/game_state/fair_rng.h"
 
 namespace arena::arenactl {
@@ -38,6 +39,7 @@ absl::StatusOr<VerifyReport> VerifyRecord(const v1::GameRecord& record) {
   int leader = -1;
   uint64_t next_counter = 0;
   std::unique_ptr<engine::State> state;
+  std::string last_aim;
 
   auto check_bytes = [&](const nlohmann::json& p, const std::string& purpose, int64_t seq,
                          DrawBytes* out) -> bool {
@@ -100,6 +102,7 @@ absl::StatusOr<VerifyReport> VerifyRecord(const v1::GameRecord& record) {
         s = state->ApplySeatEvent(es, engine::SeatEvent::kDeclineDraw);
       } else {
         s = state->Apply(ev.action());
+        if (ev.action().rfind("aim ", 0) == 0) last_aim = ev.action();
       }
       report.actions_replayed++;
     } else if (ev.type() == "timeout") {
@@ -110,11 +113,18 @@ absl::StatusOr<VerifyReport> VerifyRecord(const v1::GameRecord& record) {
       DrawBytes b;
       check_bytes(p, "chance", ev.sequence(), &b);
       std::vector<engine::ChanceOutcome> outcomes = state->ChanceOutcomes();
-      int index = game_state::PickByInverseCdf(outcomes, game_state::UniformFromBytes(b));
-      if (index < 0 || outcomes[index].action != ev.action()) {
+      // The path is decided by the node, never by what the log claims: landings go through
+      // the dart scatter from the aim, everything else through the inverse CDF.
+      std::string want;
+      if (auto landing = game_state::DartLandingAction(outcomes, last_aim, b)) {
+        want = *landing;
+      } else {
+        int index = game_state::PickByInverseCdf(outcomes, game_state::UniformFromBytes(b));
+        if (index >= 0) want = outcomes[index].action;
+      }
+      if (want != ev.action()) {
         report.problems.push_back(absl::StrCat("event ", ev.sequence(), ": chance outcome '",
-                                               ev.action(), "' but the draw gives '",
-                                               index < 0 ? "" : outcomes[index].action, "'"));
+                                               ev.action(), "' but the draw gives '", want, "'"));
       }
       s = state->Apply(ev.action());
     }
