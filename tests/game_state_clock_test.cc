@@ -87,7 +87,7 @@ TEST(GameStateClockTest, ChestoniaPerMoveAllowancePassesTheTurn) {
 
 TEST(GameStateClockTest, RankedFirstMoveAbort) {
   if (!HasChess()) GTEST_SKIP();
-  GameStateHarness h;  // --first_move_abort_ms=800
+  GameStateHarness h({"--first_move_abort_ms=2500"});  // the last flag wins
   ASSERT_TRUE(h.ok());
   v1::ClockSettings clock;
   clock.set_initial_ms(300);  // shorter than the abort window: the first move is untimed
@@ -98,7 +98,7 @@ TEST(GameStateClockTest, RankedFirstMoveAbort) {
   ASSERT_TRUE(h.Get(t.id, &v).ok());
   int w = v.leader();
   absl::SleepFor(absl::Milliseconds(450));
-  // Past the 300 ms clock but within the abort window: still accepted, and no time charged.
+  // Past the 300 ms clock but within the 2.5 s abort window: accepted, and no time charged.
   ASSERT_TRUE(h.Submit(t.id, w, v1::ACTION_KIND_MOVE, "e2e4", 0, {t.seats[w]}).ok());
   ASSERT_TRUE(h.Get(t.id, &v).ok());
   EXPECT_EQ(v.seats(w).clock_remaining_ms(), 300);
@@ -113,7 +113,7 @@ TEST(GameStateClockTest, RankedFirstMoveAbort) {
 
 TEST(GameStateClockTest, RankedDisconnectWhileToMoveLoses) {
   if (!HasChess()) GTEST_SKIP();
-  GameStateHarness h;  // --disconnect_loss_ms=800
+  GameStateHarness h({"--first_move_abort_ms=10000"});  // --disconnect_loss_ms=800
   ASSERT_TRUE(h.ok());
   v1::ClockSettings clock;
   clock.set_initial_ms(60000);
