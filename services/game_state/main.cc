@@ -1,5 +1,7 @@
 // arena-game-state: owns the rules, tables, seats, clocks, dart randomness, the durable event
 // log and the spectator streams. Postgres schema `game`.
+#include <sodium.h>
+
 #include "absl/flags/flag.h"
 #include "arena/v1/game_state.grpc.pb.h"
 #include "engine/core/game.h"
@@ -7,7 +9,20 @@
 #include "services/common/db_flags.h"
 #include "services/common/flags.h"
 #include "services/common/server.h"
+#include "services/common/service_auth.h"
 #include "services/common/startup.h"
+#include "services/game_state/credentials.h"
+#include "services/game_state/event_store.h"
+#include "services/game_state/game_service.h"
+#include "services/game_state/grpc_service.h"
+
+ABSL_FLAG(int, first_move_abort_ms, 20000,
+          "Ranked games: each side's untimed first move must come within this or the game aborts.");
+ABSL_FLAG(int, disconnect_loss_ms, 60000,
+          "Ranked games: a person gone this long while it is their move loses.");
+ABSL_FLAG(int, delay_credit_cap_ms, 1000, "Most network delay credited back per move.");
+ABSL_FLAG(int, restart_grace_ms, 10000, "Added to the mover's clock when games are recovered.");
+ABSL_FLAG(int, keepalive_ms, 5000, "Interval of keep-alives and pings on watch streams.");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& GameMigrations();
@@ -15,17 +30,38 @@ const std::vector<arena::common::Migration>& GameMigrations();
 
 int main(int argc, char** argv) {
   using namespace arena::common;
+  using namespace arena::game_state;
   BlockShutdownSignals();
   InitConfig(argc, argv, "arena-game-state: tables, seats, clocks and the durable move log");
   ServerOptions options = ServerOptionsFromFlags("arena-game-state");
+  if (sodium_init() < 0) DieAtStartup(absl::InternalError("libsodium failed to initialise"));
+  (void)MakeProcessUndumpable();  // the credential key and secret seeds live in memory
   auto pool = OpenDatabaseOrDie("game", arena::migrations::GameMigrations());
 
-  // The RPCs arrive with the game-state issue; until then they answer UNIMPLEMENTED.
-  arena::v1::GameStateService::CallbackService service;
+  std::string secrets = absl::GetFlag(FLAGS_secrets_dir);
+  std::vector<std::string> services(std::begin(kKnownServices), std::end(kKnownServices));
+  auto auth = ValueOrDie(ServiceAuthenticator::Load(secrets, services));
+  auto hasher = ValueOrDie(CredentialHasher::LoadOrCreate(secrets));
+
+  CoreOptions core_options;
+  core_options.first_move_abort = absl::Milliseconds(absl::GetFlag(FLAGS_first_move_abort_ms));
+  core_options.disconnect_loss = absl::Milliseconds(absl::GetFlag(FLAGS_disconnect_loss_ms));
+  core_options.delay_credit_cap = absl::Milliseconds(absl::GetFlag(FLAGS_delay_credit_cap_ms));
+  core_options.restart_grace = absl::Milliseconds(absl::GetFlag(FLAGS_restart_grace_ms));
+  core_options.keepalive = absl::Milliseconds(std::max(10, absl::GetFlag(FLAGS_keepalive_ms)));
+
+  EventStore store(pool.get());
+  GameStateCore core(&store, std::move(hasher), core_options);
+  CheckOrDie(core.Recover());
+
+  GameStateGrpc service(&core, std::move(auth));
   options.services = {&service};
+  options.on_shutdown = [&core] { core.Shutdown(); };
   for (const arena::engine::Game* g : arena::engine::AllGames()) {
     options.games.emplace_back(g->Id());
   }
   CheckOrDie(RunServer(options));
+  core.Shutdown();
+  store.Stop();
   return 0;
 }

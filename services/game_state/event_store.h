@@ -1,0 +1,119 @@
+// EventStore: the durable side of game-state (schema `game`).
+//
+// Writes go through one writer thread that GROUPS pending work from many games into one
+// transaction: callers Enqueue a WriteItem (rows to insert or update plus events to append)
+// with a completion callback, and the writer runs every item queued since its last commit in
+// a single transaction, then calls each item's callback in queue order. A caller hears
+// "accepted" only from that callback, so every acknowledged action is committed. Events of all
+// items in a batch are appended by one statement (jsonb_to_recordset), so a batch costs a few
+// round trips whatever its size.
+//
+// Reads (recovery at start, reload after a failed batch) are plain short transactions.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "nlohmann/json.hpp"
+#include "services/common/pg_pool.h"
+
+namespace arena::game_state {
+
+struct StoredEvent {
+  std::string game_id;
+  int64_t seq = 0;
+  absl::Time at;
+  std::string type;
+  int seat = -1;  // -1: none
+  std::string action;
+  nlohmann::json payload = nlohmann::json::object();
+  int64_t action_number = -1;  // -1: none
+};
+
+struct StoredSeat {
+  int seat = 0;
+  std::string kind;
+  std::string spec_json;
+  std::string credential_hash;  // raw bytes, empty when open
+  std::string seat_seed;
+  bool filled = false;
+};
+
+struct StoredGame {
+  std::string game_id;
+  std::string game_kind;  // engine id
+  std::string variant;
+  std::string settings_json;
+  std::string status;
+  std::string secret_seed;  // raw bytes
+  std::string seed_commitment;
+  std::string host_hash;  // raw bytes
+  bool is_public = true;
+  bool protected_game = false;
+  std::vector<StoredSeat> seats;
+  std::vector<StoredEvent> events;
+};
+
+// One unit of work for the group-commit writer.
+struct WriteItem {
+  // Statements run before the item's events are appended (in queue order).
+  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
+  std::vector<StoredEvent> events;
+  std::function<void(absl::Status)> done;  // runs on the writer thread after the commit
+};
+
+class EventStore {
+ public:
+  explicit EventStore(common::PgPool* pool);
+  ~EventStore();  // drains the queue, then stops the writer
+  EventStore(const EventStore&) = delete;
+  EventStore& operator=(const EventStore&) = delete;
+
+  void Enqueue(WriteItem item);
+  void Stop();
+
+  absl::StatusOr<std::vector<std::string>> UnfinishedGameIds();
+  absl::StatusOr<StoredGame> LoadGame(const std::string& game_id);
+
+  // --- Statements for WriteItem::statements ---
+  static std::function<void(pqxx::transaction_base&)> InsertGame(const StoredGame& game);
+  static std::function<void(pqxx::transaction_base&)> UpsertSeat(const std::string& game_id,
+                                                                 const StoredSeat& seat);
+  static std::function<void(pqxx::transaction_base&)> SetStatus(const std::string& game_id,
+                                                                const std::string& status,
+                                                                bool finished);
+  static std::function<void(pqxx::transaction_base&)> SetSettings(const std::string& game_id,
+                                                                  const std::string& variant,
+                                                                  const std::string& json);
+  // Marks the game deleted and purges its events and seats.
+  static std::function<void(pqxx::transaction_base&)> DeleteGame(const std::string& game_id);
+
+  // Figures for the benchmark and logs.
+  int64_t batches() const { return batches_; }
+  int64_t items() const { return items_; }
+
+ private:
+  void Run();
+  absl::Status CommitBatch(std::vector<WriteItem>& batch);
+
+  common::PgPool* pool_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<WriteItem> queue_;
+  bool stop_ = false;
+  std::thread writer_;
+  std::atomic<int64_t> batches_{0};
+  std::atomic<int64_t> items_{0};
+};
+
+}  // namespace arena::game_state

@@ -1,0 +1,133 @@
+// GameStateCore: the business logic of arena-game-state, free of gRPC.
+//
+// It keeps every live game in memory (engine state, seats, clocks, the committed event list
+// that watchers read) behind a per-game mutex, so one writer acts on a game at a time. Every
+// change becomes events appended through the group-commit EventStore; a caller's completion
+// runs only after its events commit. Clocks run on one TimerQueue. Chance nodes are resolved
+// right after the action that leads to them with the game's FairDraw. At start, Recover()
+// rebuilds every unfinished game by replaying its events through the engine.
+//
+// Seat mapping: the engine's seat order is fixed (engine seat 0 moves first). The table seat
+// drawn (or fixed) as leader becomes engine seat 0 and the others follow clockwise:
+// engine seat e is table seat (leader + e) mod n. Clients always speak table seats.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "arena/v1/game_state.pb.h"
+#include "engine/core/game.h"
+#include "services/game_state/credentials.h"
+#include "services/game_state/event_store.h"
+#include "services/game_state/fair_rng.h"
+#include "services/game_state/timer_queue.h"
+
+namespace arena::game_state {
+
+struct CoreOptions {
+  absl::Duration first_move_abort = absl::Seconds(20);  // ranked: each side's first move
+  absl::Duration disconnect_loss = absl::Seconds(60);   // ranked: gone while to move
+  absl::Duration delay_credit_cap = absl::Seconds(1);   // network delay credited per move
+  absl::Duration restart_grace = absl::Seconds(10);     // added to the mover's clock on restart
+  absl::Duration keepalive = absl::Seconds(5);          // pings / keep-alives on watch streams
+  size_t max_annotation_bytes = 4096;
+};
+
+// Who is calling, as the adapter found it in metadata.
+struct Caller {
+  bool arena = false;           // the `arena` service, by its service credential
+  std::string other_service;    // another authenticated service
+  std::string seat_credential;  // x-arena-seat-credential
+  std::string host_credential;  // x-arena-host-credential
+};
+
+// Receives the events of one watched game (the adapter's stream reactor implements it).
+// Push and Close are called with no game lock held on the caller's side except the game's
+// watcher-list lock, and must not block.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void Push(std::shared_ptr<const v1::GameEvent> event) = 0;
+  virtual void Close(absl::Status status) = 0;
+};
+
+template <typename T>
+using Done = std::function<void(absl::StatusOr<T>)>;
+
+class GameStateCore {
+ public:
+  GameStateCore(EventStore* store, CredentialHasher hasher, CoreOptions options);
+  ~GameStateCore();
+
+  // Rebuilds every unfinished game from its events and re-arms its clocks.
+  absl::Status Recover();
+  void Shutdown();  // closes every watch stream, stops timers
+
+  void CreateTable(const Caller& caller, const v1::CreateTableRequest& req,
+                   Done<v1::CreateTableResponse> done);
+  void JoinTable(const Caller& caller, const v1::JoinTableRequest& req,
+                 Done<v1::JoinTableResponse> done);
+  void SubmitAction(const Caller& caller, const v1::SubmitActionRequest& req,
+                    Done<v1::SubmitActionResponse> done);
+  absl::StatusOr<v1::GameView> GetGame(const Caller& caller, const v1::GetGameRequest& req);
+  absl::StatusOr<v1::ListGamesResponse> ListGames(const v1::ListGamesRequest& req);
+  absl::StatusOr<v1::GameRecord> GetRecord(const Caller& caller, const v1::GetRecordRequest& req);
+  void UpdateSettings(const Caller& caller, const v1::UpdateSettingsRequest& req,
+                      Done<v1::GameView> done);
+  void DeleteGame(const Caller& caller, const v1::DeleteGameRequest& req,
+                  Done<v1::DeleteGameResponse> done);
+  absl::Status Pong(const Caller& caller, const v1::PongRequest& req);
+
+  // Registers a watcher. On success the sink receives (from other threads) the snapshot and
+  // events; the returned handle must be passed to Unwatch exactly once.
+  absl::StatusOr<uint64_t> Watch(const Caller& caller, const v1::WatchGameRequest& req,
+                                 EventSink* sink);
+  void Unwatch(const std::string& game_id, uint64_t handle);
+
+  struct Game;  // internal
+
+ private:
+  std::shared_ptr<Game> Find(const std::string& game_id);
+  absl::StatusOr<std::shared_ptr<Game>> Load(const std::string& game_id);
+  void Commit(const std::shared_ptr<Game>& g, std::vector<StoredEvent> events,
+              std::vector<std::function<void(pqxx::transaction_base&)>> statements,
+              std::function<void(absl::Status)> done);
+  StoredEvent NewEvent(Game& g, std::string type, int seat);
+  void StartGame(Game& g, std::vector<StoredEvent>& events, std::optional<int> fixed_leader);
+  absl::Status ApplyAndResolve(Game& g, std::vector<StoredEvent>& events);
+  void AfterChange(Game& g, std::vector<StoredEvent>& events);
+  void ArmTimers(const std::shared_ptr<Game>& g);
+  void OnClockTimer(const std::string& game_id, uint64_t generation);
+  void OnPresenceTimer(const std::string& game_id, uint64_t generation);
+  void Keepalive();
+  void Publish(Game& g, const std::vector<StoredEvent>& events);
+  v1::GameView View(const Game& g, bool with_legal, const v1::Cell* piece) const;
+  bool MayWatch(const Game& g, const Caller& caller, int* seat) const;
+  int SeatOfCredential(const Game& g, const std::string& credential) const;
+  nlohmann::json ClockReadings(const Game& g) const;
+
+  EventStore* store_;
+  CredentialHasher hasher_;
+  CoreOptions options_;
+  TimerQueue timers_;
+  std::mutex games_mu_;
+  std::unordered_map<std::string, std::shared_ptr<Game>> games_;
+  std::atomic<uint64_t> next_watch_{1};
+  std::atomic<int64_t> next_ping_{1};
+  std::atomic<bool> shutting_down_{false};
+};
+
+// "GAME_KIND_CHESTONIA_CHESS" -> "chestonia-chess"; the engine id when settings name one.
+std::string EngineGameId(const v1::TableSettings& settings);
+
+}  // namespace arena::game_state

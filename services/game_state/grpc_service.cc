@@ -1,0 +1,248 @@
+#include "services/game_state/grpc_service.h"
+
+#include <deque>
+
+#include "services/common/grpc_util.h"
+
+namespace arena::game_state {
+namespace {
+
+std::string Metadata(const grpc::CallbackServerContext& ctx, const char* key) {
+  const auto& md = ctx.client_metadata();
+  auto it = md.find(key);
+  if (it == md.end()) return "";
+  return std::string(it->second.data(), it->second.size());
+}
+
+template <typename Resp>
+grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* ctx, Resp* out,
+                                const absl::StatusOr<Resp>& result) {
+  auto* reactor = ctx->DefaultReactor();
+  if (result.ok()) *out = *result;
+  reactor->Finish(common::ToGrpc(result.status()));
+  return reactor;
+}
+
+// Runs `call` with a completion that finishes the reactor (after the group commit).
+template <typename Resp, typename Call>
+grpc::ServerUnaryReactor* Deferred(grpc::CallbackServerContext* ctx, Resp* out, Call call) {
+  auto* reactor = ctx->DefaultReactor();
+  call([reactor, out](absl::StatusOr<Resp> result) {
+    if (result.ok()) *out = *std::move(result);
+    reactor->Finish(common::ToGrpc(result.status()));
+  });
+  return reactor;
+}
+
+// One WatchGame stream. The core pushes events from its threads; the reactor keeps them in a
+// queue and has at most one write in flight, starting the next from OnWriteDone.
+class WatchReactor final : public grpc::ServerWriteReactor<v1::GameEvent>, public EventSink {
+ public:
+  WatchReactor(GameStateCore* core, std::string game_id)
+      : core_(core), game_id_(std::move(game_id)) {}
+
+  void Start(absl::StatusOr<uint64_t> handle) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!handle.ok()) {
+      FinishLocked(common::ToGrpc(handle.status()));
+      return;
+    }
+    handle_ = *handle;
+    registered_ = true;
+  }
+
+  void Push(std::shared_ptr<const v1::GameEvent> event) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (finishing_) return;
+    if (queue_.size() > 10000) {  // a reader this far behind is dropped; it may resume
+      FinishLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                "watcher too slow; resume from a sequence"));
+      return;
+    }
+    queue_.push_back(std::move(event));
+    if (!writing_) WriteNextLocked();
+  }
+
+  void Close(absl::Status status) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (finishing_ || close_pending_) return;
+    close_pending_ = true;
+    close_status_ = common::ToGrpc(status);
+    if (!writing_) FinishLocked(close_status_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    writing_ = false;
+    current_.reset();
+    if (!ok) {
+      FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "stream broken"));
+      return;
+    }
+    if (!queue_.empty()) {
+      WriteNextLocked();
+    } else if (close_pending_) {
+      FinishLocked(close_status_);
+    }
+  }
+
+  void OnCancel() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    FinishLocked(grpc::Status::CANCELLED);
+  }
+
+  void OnDone() override {
+    bool registered;
+    uint64_t handle;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      registered = registered_;
+      handle = handle_;
+    }
+    if (registered) core_->Unwatch(game_id_, handle);
+    delete this;
+  }
+
+ private:
+  void WriteNextLocked() {
+    if (finishing_) return;
+    current_ = queue_.front();
+    queue_.pop_front();
+    writing_ = true;
+    StartWrite(current_.get());
+  }
+  void FinishLocked(grpc::Status status) {
+    if (finishing_) return;
+    if (writing_) {  // finish once the write in flight completes
+      close_pending_ = true;
+      close_status_ = status;
+      queue_.clear();
+      return;
+    }
+    finishing_ = true;
+    queue_.clear();
+    Finish(status);
+  }
+
+  GameStateCore* core_;
+  std::string game_id_;
+  std::mutex mu_;
+  std::deque<std::shared_ptr<const v1::GameEvent>> queue_;
+  std::shared_ptr<const v1::GameEvent> current_;
+  bool writing_ = false;
+  bool finishing_ = false;
+  bool close_pending_ = false;
+  grpc::Status close_status_;
+  bool registered_ = false;
+  uint64_t handle_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<Caller> GameStateGrpc::CallerOf(const grpc::CallbackServerContext& ctx) const {
+  auto service = auth_.Identify(ctx);
+  if (!service.ok()) return service.status();
+  Caller caller;
+  if (service->authenticated) {
+    if (service->service == "arena") {
+      caller.arena = true;
+    } else {
+      caller.other_service = service->service;
+    }
+  }
+  caller.seat_credential = Metadata(ctx, kSeatCredentialHeader);
+  caller.host_credential = Metadata(ctx, kHostCredentialHeader);
+  return caller;
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::CreateTable(grpc::CallbackServerContext* ctx,
+                                                     const v1::CreateTableRequest* req,
+                                                     v1::CreateTableResponse* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::CreateTableResponse>(ctx, resp, caller.status());
+  return Deferred<v1::CreateTableResponse>(
+      ctx, resp, [&](auto done) { core_->CreateTable(*caller, *req, done); });
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::JoinTable(grpc::CallbackServerContext* ctx,
+                                                   const v1::JoinTableRequest* req,
+                                                   v1::JoinTableResponse* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::JoinTableResponse>(ctx, resp, caller.status());
+  return Deferred<v1::JoinTableResponse>(ctx, resp,
+                                         [&](auto done) { core_->JoinTable(*caller, *req, done); });
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::SubmitAction(grpc::CallbackServerContext* ctx,
+                                                      const v1::SubmitActionRequest* req,
+                                                      v1::SubmitActionResponse* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::SubmitActionResponse>(ctx, resp, caller.status());
+  return Deferred<v1::SubmitActionResponse>(
+      ctx, resp, [&](auto done) { core_->SubmitAction(*caller, *req, done); });
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::GetGame(grpc::CallbackServerContext* ctx,
+                                                 const v1::GetGameRequest* req,
+                                                 v1::GameView* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
+  return Reply(ctx, resp, core_->GetGame(*caller, *req));
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::ListGames(grpc::CallbackServerContext* ctx,
+                                                   const v1::ListGamesRequest* req,
+                                                   v1::ListGamesResponse* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::ListGamesResponse>(ctx, resp, caller.status());
+  return Reply(ctx, resp, core_->ListGames(*req));
+}
+
+grpc::ServerWriteReactor<v1::GameEvent>* GameStateGrpc::WatchGame(grpc::CallbackServerContext* ctx,
+                                                                  const v1::WatchGameRequest* req) {
+  auto* reactor = new WatchReactor(core_, req->game_id());
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) {
+    reactor->Start(caller.status());
+    return reactor;
+  }
+  reactor->Start(core_->Watch(*caller, *req, reactor));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::GetRecord(grpc::CallbackServerContext* ctx,
+                                                   const v1::GetRecordRequest* req,
+                                                   v1::GameRecord* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::GameRecord>(ctx, resp, caller.status());
+  return Reply(ctx, resp, core_->GetRecord(*caller, *req));
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::UpdateSettings(grpc::CallbackServerContext* ctx,
+                                                        const v1::UpdateSettingsRequest* req,
+                                                        v1::GameView* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
+  return Deferred<v1::GameView>(ctx, resp,
+                                [&](auto done) { core_->UpdateSettings(*caller, *req, done); });
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::DeleteGame(grpc::CallbackServerContext* ctx,
+                                                    const v1::DeleteGameRequest* req,
+                                                    v1::DeleteGameResponse* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::DeleteGameResponse>(ctx, resp, caller.status());
+  return Deferred<v1::DeleteGameResponse>(
+      ctx, resp, [&](auto done) { core_->DeleteGame(*caller, *req, done); });
+}
+
+grpc::ServerUnaryReactor* GameStateGrpc::Pong(grpc::CallbackServerContext* ctx,
+                                              const v1::PongRequest* req, v1::PongResponse* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::PongResponse>(ctx, resp, caller.status());
+  absl::Status s = core_->Pong(*caller, *req);
+  if (!s.ok()) return Reply<v1::PongResponse>(ctx, resp, s);
+  return Reply<v1::PongResponse>(ctx, resp, v1::PongResponse());
+}
+
+}  // namespace arena::game_state

@@ -1,0 +1,60 @@
+// The gRPC adapter of arena-game-state: a thin CallbackService over GameStateCore.
+//
+// Credentials travel in metadata only: `x-arena-seat-credential` (a seat holder),
+// `x-arena-host-credential` (the table's host), and the service headers checked by
+// ServiceAuthenticator (`arena` acts for bot and model seats and may create fixed-leader,
+// rated and league tables). Unary calls finish from the core's completion, i.e. after the
+// group commit. WatchGame is a server-streaming reactor that writes the next queued message
+// from OnWriteDone.
+#pragma once
+
+#include "arena/v1/game_state.grpc.pb.h"
+#include "services/common/service_auth.h"
+#include "services/game_state/game_service.h"
+
+namespace arena::game_state {
+
+inline constexpr char kSeatCredentialHeader[] = "x-arena-seat-credential";
+inline constexpr char kHostCredentialHeader[] = "x-arena-host-credential";
+
+class GameStateGrpc final : public v1::GameStateService::CallbackService {
+ public:
+  GameStateGrpc(GameStateCore* core, common::ServiceAuthenticator auth)
+      : core_(core), auth_(std::move(auth)) {}
+
+  grpc::ServerUnaryReactor* CreateTable(grpc::CallbackServerContext* ctx,
+                                        const v1::CreateTableRequest* req,
+                                        v1::CreateTableResponse* resp) override;
+  grpc::ServerUnaryReactor* JoinTable(grpc::CallbackServerContext* ctx,
+                                      const v1::JoinTableRequest* req,
+                                      v1::JoinTableResponse* resp) override;
+  grpc::ServerUnaryReactor* SubmitAction(grpc::CallbackServerContext* ctx,
+                                         const v1::SubmitActionRequest* req,
+                                         v1::SubmitActionResponse* resp) override;
+  grpc::ServerUnaryReactor* GetGame(grpc::CallbackServerContext* ctx, const v1::GetGameRequest* req,
+                                    v1::GameView* resp) override;
+  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* ctx,
+                                      const v1::ListGamesRequest* req,
+                                      v1::ListGamesResponse* resp) override;
+  grpc::ServerWriteReactor<v1::GameEvent>* WatchGame(grpc::CallbackServerContext* ctx,
+                                                     const v1::WatchGameRequest* req) override;
+  grpc::ServerUnaryReactor* GetRecord(grpc::CallbackServerContext* ctx,
+                                      const v1::GetRecordRequest* req,
+                                      v1::GameRecord* resp) override;
+  grpc::ServerUnaryReactor* UpdateSettings(grpc::CallbackServerContext* ctx,
+                                           const v1::UpdateSettingsRequest* req,
+                                           v1::GameView* resp) override;
+  grpc::ServerUnaryReactor* DeleteGame(grpc::CallbackServerContext* ctx,
+                                       const v1::DeleteGameRequest* req,
+                                       v1::DeleteGameResponse* resp) override;
+  grpc::ServerUnaryReactor* Pong(grpc::CallbackServerContext* ctx, const v1::PongRequest* req,
+                                 v1::PongResponse* resp) override;
+
+ private:
+  absl::StatusOr<Caller> CallerOf(const grpc::CallbackServerContext& ctx) const;
+
+  GameStateCore* core_;
+  common::ServiceAuthenticator auth_;
+};
+
+}  // namespace arena::game_state

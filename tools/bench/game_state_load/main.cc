@@ -1,0 +1,200 @@
+// game_state_load: how many durable moves per second arena-game-state acknowledges, against
+// what the same PostgreSQL does with one-row inserts at the same client count (pgbench).
+//
+//   game_state_load --address=127.0.0.1:7101 --database_url=postgresql://... --games=200
+//                   --seconds=20 [--pgbench=/usr/lib/postgresql/15/bin/pgbench]
+//
+// Each game is a client thread that creates a chess table, joins both seats, and submits
+// random legal moves (chosen with a local engine copy) as fast as acknowledgements arrive,
+// starting a new game when one ends. Latency is the SubmitAction round trip, which includes
+// the group commit. Then pgbench runs a one-row INSERT script with --games clients for the
+// same duration, and the ratio moves/s ÷ pgbench tps is printed.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "arena/v1/game_state.grpc.pb.h"
+#include "engine/core/game.h"
+#include "services/common/grpc_util.h"
+
+ABSL_FLAG(std::string, address, "127.0.0.1:7101", "arena-game-state address");
+ABSL_FLAG(std::string, database_url, "", "the same PostgreSQL, for pgbench (empty: skip)");
+ABSL_FLAG(int, games, 200, "concurrent games (and pgbench clients)");
+ABSL_FLAG(int, seconds, 20, "duration of each phase");
+ABSL_FLAG(int, channels, 8, "gRPC channels shared by the game threads");
+ABSL_FLAG(std::string, pgbench, "/usr/lib/postgresql/15/bin/pgbench", "pgbench binary");
+
+namespace {
+
+using namespace arena;
+
+struct Stats {
+  std::mutex mu;
+  std::vector<double> latencies_ms;
+  std::atomic<int64_t> moves{0};
+  std::atomic<int64_t> games{0};
+  std::atomic<int64_t> errors{0};
+};
+
+bool Call(const grpc::Status& s, Stats& stats) {
+  if (!s.ok()) {
+    if (stats.errors++ < 5) std::fprintf(stderr, "error: %s\n", s.error_message().c_str());
+    return false;
+  }
+  return true;
+}
+
+void PlayGames(std::shared_ptr<grpc::Channel> channel, absl::Time end, uint32_t seed,
+               Stats& stats) {
+  auto stub = v1::GameStateService::NewStub(channel);
+  const engine::Game* chess = engine::FindGame("chess");
+  std::mt19937 rng(seed);
+  std::vector<double> local;
+  while (absl::Now() < end) {
+    v1::CreateTableRequest creq;
+    creq.mutable_settings()->set_engine_game("chess");
+    creq.mutable_settings()->set_level(v1::TABLE_LEVEL_ADVANCED);
+    creq.mutable_settings()->set_is_public(true);
+    creq.mutable_settings()->set_move_cap(200);
+    creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
+    creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
+    v1::CreateTableResponse cresp;
+    grpc::ClientContext cctx;
+    common::SetDeadline(cctx, absl::Seconds(30));
+    if (!Call(stub->CreateTable(&cctx, creq, &cresp), stats)) return;
+    std::string creds[2];
+    for (int i = 0; i < 2; ++i) {
+      v1::JoinTableRequest j;
+      j.set_game_id(cresp.game_id());
+      j.set_seat(i);
+      v1::JoinTableResponse jr;
+      grpc::ClientContext jctx;
+      common::SetDeadline(jctx, absl::Seconds(30));
+      if (!Call(stub->JoinTable(&jctx, j, &jr), stats)) return;
+      creds[i] = jr.seat_credential();
+    }
+    v1::GetGameRequest g;
+    g.set_game_id(cresp.game_id());
+    v1::GameView view;
+    grpc::ClientContext gctx;
+    common::SetDeadline(gctx, absl::Seconds(30));
+    if (!Call(stub->GetGame(&gctx, g, &view), stats)) return;
+    int leader = view.leader();
+    auto state = *chess->NewInitialState(engine::Variant());
+    int64_t number = 0;
+    while (absl::Now() < end && !state->IsTerminal() && number < 200) {
+      std::vector<std::string> legal = state->LegalActions();
+      const std::string& m = legal[rng() % legal.size()];
+      int seat = (leader + state->ToMove()) % 2;
+      v1::SubmitActionRequest req;
+      req.set_game_id(cresp.game_id());
+      req.set_seat(seat);
+      req.set_kind(v1::ACTION_KIND_MOVE);
+      req.mutable_move()->set_text(m);
+      req.set_expected_action_number(number);
+      v1::SubmitActionResponse resp;
+      grpc::ClientContext ctx;
+      common::SetDeadline(ctx, absl::Seconds(30));
+      ctx.AddMetadata("x-arena-seat-credential", creds[seat]);
+      absl::Time t0 = absl::Now();
+      grpc::Status s = stub->SubmitAction(&ctx, req, &resp);
+      double ms = absl::ToDoubleMilliseconds(absl::Now() - t0);
+      if (!Call(s, stats)) return;
+      local.push_back(ms);
+      stats.moves++;
+      (void)state->Apply(m);
+      ++number;
+    }
+    stats.games++;
+  }
+  std::lock_guard<std::mutex> lock(stats.mu);
+  stats.latencies_ms.insert(stats.latencies_ms.end(), local.begin(), local.end());
+}
+
+double Percentile(std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  size_t k = std::min(v.size() - 1, static_cast<size_t>(p * v.size()));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[k];
+}
+
+double RunPgbench(const std::string& url, int clients, int seconds) {
+  std::string setup = absl::StrCat(
+      "psql -q -X '", url,
+      "' -c 'CREATE TABLE IF NOT EXISTS public.pgbench_moves (id bigserial PRIMARY KEY, ",
+      "game_id text, seq bigint, payload jsonb, at timestamptz DEFAULT now())' >/dev/null");
+  if (std::system(setup.c_str()) != 0) return -1;
+  std::string script = "/tmp/game_state_load_pgbench.sql";
+  std::ofstream(script) << "INSERT INTO public.pgbench_moves (game_id, seq, payload) VALUES "
+                           "(md5(random()::text), 1, '{\"kind\": 1, \"clocks\": [1000, 2000]}');\n";
+  std::string out = "/tmp/game_state_load_pgbench.out";
+  std::string cmd = absl::StrCat(absl::GetFlag(FLAGS_pgbench), " -n -c ", clients, " -j 2 -T ",
+                                 seconds, " -f ", script, " '", url, "' > ", out, " 2>&1");
+  if (std::system(cmd.c_str()) != 0) return -1;
+  std::ifstream in(out);
+  std::string line;
+  double tps = -1;
+  while (std::getline(in, line)) {
+    if (line.rfind("tps = ", 0) == 0) tps = std::atof(line.c_str() + 6);  // the last one wins
+  }
+  return tps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  if (engine::FindGame("chess") == nullptr) {
+    std::fprintf(stderr, "this build has no chess engine\n");
+    return 2;
+  }
+  int n = absl::GetFlag(FLAGS_games);
+  int seconds = absl::GetFlag(FLAGS_seconds);
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  for (int i = 0; i < std::max(1, absl::GetFlag(FLAGS_channels)); ++i) {
+    grpc::ChannelArguments args;
+    args.SetInt("grpc.channel_id", i);  // distinct channels, distinct connections
+    channels.push_back(grpc::CreateCustomChannel(absl::GetFlag(FLAGS_address),
+                                                 grpc::InsecureChannelCredentials(), args));
+  }
+  Stats stats;
+  absl::Time start = absl::Now();
+  absl::Time end = start + absl::Seconds(seconds);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; ++i) {
+    threads.emplace_back(PlayGames, channels[i % channels.size()], end, 1000 + i, std::ref(stats));
+  }
+  for (auto& t : threads) t.join();
+  double elapsed = absl::ToDoubleSeconds(absl::Now() - start);
+  double mps = stats.moves / elapsed;
+  std::vector<double> lat = stats.latencies_ms;
+  double p50 = Percentile(lat, 0.50), p99 = Percentile(lat, 0.99);
+  std::printf(
+      "game_state_load: %d games, %.1f s, %lld durable moves, %lld games finished, %lld errors\n",
+      n, elapsed, static_cast<long long>(stats.moves.load()),
+      static_cast<long long>(stats.games.load()), static_cast<long long>(stats.errors.load()));
+  std::printf("durable moves/s: %.0f   SubmitAction latency p50 %.2f ms  p99 %.2f ms\n", mps, p50,
+              p99);
+  std::string url = absl::GetFlag(FLAGS_database_url);
+  if (!url.empty()) {
+    double tps = RunPgbench(url, n, seconds);
+    if (tps <= 0) {
+      std::printf("pgbench failed (see /tmp/game_state_load_pgbench.out)\n");
+      return 1;
+    }
+    std::printf("pgbench one-row insert, %d clients: %.0f tps   ratio moves/s / tps = %.2f\n", n,
+                tps, mps / tps);
+  }
+  return stats.errors > 0 ? 1 : 0;
+}
