@@ -543,6 +543,7 @@ constexpr char kUsage[] =
     "  block NAME | unblock NAME | invite NAME | invitations\n"
     "Admin commands (need --reason):\n"
     "  grant ACCOUNT AMOUNT | adjust ACCOUNT [-]AMOUNT | freeze ACCOUNT | unfreeze ACCOUNT\n"
+    "    (a negative AMOUNT goes after \"--\": arenactl adjust --reason=R -- bob -1.5)\n"
     "  allowance ACCOUNT AMOUNT_PER_DAY | audit [ACCOUNT]\n"
     "Amounts are credits with up to 6 decimals; ACCOUNT is a name or an account id.";
 
