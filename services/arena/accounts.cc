@@ -295,7 +295,9 @@ absl::StatusOr<Principal> Accounts::Authenticate(const std::string& token) {
   if (token.empty() || token.size() > 200) return absl::UnauthenticatedError("invalid token");
   Principal p;
   const std::string hash = TokenHashHex(token);
-  absl::Status status = pool_.Transact([&](pqxx::transaction_base& t) -> absl::Status {
+  // A single read: no transaction round trips on the path of every call.
+  absl::Status status = pool_.WithConnection([&](pqxx::connection& c) -> absl::Status {
+    pqxx::nontransaction t(c);
     auto rows = t.exec_params(kAuthenticate, hash);
     if (rows.empty()) return absl::UnauthenticatedError("invalid, expired or revoked token");
     p.token_id = rows[0][0].as<std::string>();
@@ -310,7 +312,8 @@ absl::StatusOr<Principal> Accounts::Authenticate(const std::string& token) {
 
 absl::StatusOr<Principal> Accounts::FindByName(const std::string& name) {
   Principal p;
-  absl::Status status = pool_.Transact([&](pqxx::transaction_base& t) -> absl::Status {
+  absl::Status status = pool_.WithConnection([&](pqxx::connection& c) -> absl::Status {
+    pqxx::nontransaction t(c);
     auto rows = t.exec_params(kFindByName, name);
     if (rows.empty()) return absl::NotFoundError(absl::StrCat("no account named ", name));
     p.account_id = rows[0][0].as<std::string>();
@@ -324,7 +327,8 @@ absl::StatusOr<Principal> Accounts::FindByName(const std::string& name) {
 
 absl::StatusOr<Principal> Accounts::FindById(const std::string& account_id) {
   Principal p;
-  absl::Status status = pool_.Transact([&](pqxx::transaction_base& t) -> absl::Status {
+  absl::Status status = pool_.WithConnection([&](pqxx::connection& c) -> absl::Status {
+    pqxx::nontransaction t(c);
     auto rows = t.exec_params(kFindById, account_id);
     if (rows.empty()) return absl::NotFoundError(absl::StrCat("no account ", account_id));
     p.account_id = rows[0][0].as<std::string>();
