@@ -51,6 +51,8 @@ constexpr char kPromoteAdmin[] =
     "UPDATE arena.accounts SET role = 'admin' WHERE name = $1 AND role <> 'guest' "
     "RETURNING account_id";
 
+constexpr auto kTokenCacheTtl = std::chrono::seconds(2);
+constexpr size_t kMaxCacheEntries = 100000;
 constexpr absl::Duration kSessionTtl = absl::Hours(24 * 30);
 constexpr absl::Duration kGuestTtl = absl::Hours(24);
 
@@ -282,19 +284,32 @@ absl::StatusOr<IssuedToken> Accounts::CreateApiToken(const Principal& who,
 
 absl::Status Accounts::RevokeToken(const Principal& who, const std::string& token_id) {
   if (token_id.empty()) return absl::InvalidArgumentError("token_id is required");
-  return pool_.Transact([&](pqxx::transaction_base& t) -> absl::Status {
+  absl::Status status = pool_.Transact([&](pqxx::transaction_base& t) -> absl::Status {
     // Another account's token id is NOT_FOUND, exactly like an unknown one.
     if (t.exec_params(kRevokeToken, token_id, who.account_id).empty()) {
       return absl::NotFoundError("no such active token of yours");
     }
     return absl::OkStatus();
   });
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    for (auto it = token_cache_.begin(); it != token_cache_.end();) {
+      it = it->second.principal.token_id == token_id ? token_cache_.erase(it) : std::next(it);
+    }
+  }
+  return status;
 }
 
 absl::StatusOr<Principal> Accounts::Authenticate(const std::string& token) {
   if (token.empty() || token.size() > 200) return absl::UnauthenticatedError("invalid token");
   Principal p;
   const std::string hash = TokenHashHex(token);
+  const auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    auto it = token_cache_.find(hash);
+    if (it != token_cache_.end() && it->second.until > now) return it->second.principal;
+  }
   // A single read: no transaction round trips on the path of every call.
   absl::Status status = pool_.WithConnection([&](pqxx::connection& c) -> absl::Status {
     pqxx::nontransaction t(c);
@@ -307,10 +322,18 @@ absl::StatusOr<Principal> Accounts::Authenticate(const std::string& token) {
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  if (token_cache_.size() >= kMaxCacheEntries) token_cache_.clear();
+  token_cache_[hash] = {p, now + kTokenCacheTtl};
   return p;
 }
 
 absl::StatusOr<Principal> Accounts::FindByName(const std::string& name) {
+  {
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    auto it = name_cache_.find(name);
+    if (it != name_cache_.end()) return it->second;
+  }
   Principal p;
   absl::Status status = pool_.WithConnection([&](pqxx::connection& c) -> absl::Status {
     pqxx::nontransaction t(c);
@@ -322,6 +345,11 @@ absl::StatusOr<Principal> Accounts::FindByName(const std::string& name) {
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  if (name_cache_.size() >= kMaxCacheEntries) name_cache_.clear();
+  // Callers use only the id and guest-ness, which never change (a later promotion to admin
+  // is not seen here; roles are checked through Authenticate).
+  name_cache_[name] = p;
   return p;
 }
 

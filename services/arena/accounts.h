@@ -7,9 +7,12 @@
 // credits), "player", "admin".
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <semaphore>
 #include <string>
+#include <unordered_map>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -105,6 +108,17 @@ class Accounts {
   std::string token_key_;
   PasswordHasher& hasher_;
   std::string dummy_hash_;  // verified against for unknown names, so timing reveals nothing
+
+  // Every call checks its token and many name a player: two small caches save those reads.
+  // A token check is trusted for kTokenCacheTtl (a revocation here drops it at once; one made
+  // through another replica takes effect within the TTL). Names never change owner.
+  struct CachedPrincipal {
+    Principal principal;
+    std::chrono::steady_clock::time_point until;
+  };
+  std::mutex cache_mu_;
+  std::unordered_map<std::string, CachedPrincipal> token_cache_;  // token hash -> principal
+  std::unordered_map<std::string, Principal> name_cache_;         // name -> principal
 };
 
 // Name rules: 3..32 of [a-z0-9_-], starting with a letter.

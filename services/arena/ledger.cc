@@ -25,6 +25,14 @@ constexpr char kLockByName[] =
     "daily_allowance FROM arena.ledger_accounts WHERE name IN ($1, $2, $3) "
     "ORDER BY ledger_account_id FOR UPDATE";
 
+// The same, plus the caller's earlier request with this key (NULL when none): one round trip.
+constexpr char kLockByNameWithPrior[] =
+    "SELECT ledger_account_id, name, kind, balance, held, may_go_negative, frozen, "
+    "daily_allowance, (SELECT request_hash || ':' || result_id FROM arena.ledger_requests "
+    "                  WHERE caller = $4 AND request_key = $5) "
+    "FROM arena.ledger_accounts WHERE name IN ($1, $2, $3) "
+    "ORDER BY ledger_account_id FOR UPDATE";
+
 constexpr char kLockById[] =
     "SELECT ledger_account_id, name, kind, balance, held, may_go_negative, frozen, "
     "daily_allowance FROM arena.ledger_accounts WHERE ledger_account_id IN ($1, $2) "
@@ -280,13 +288,23 @@ absl::StatusOr<TransferResult> Ledger::Transfer(const TransferRequest& r) {
   TransferResult out;
   absl::Status status = TransactWithKey(pool_, [&](pqxx::transaction_base& t) -> absl::Status {
     out = TransferResult{};
-    auto prior = FindPrior(t, r.caller, r.idempotency_key, hash);
-    if (!prior.ok()) return prior.status();
-    if (prior->found) {
-      out = {prior->result_id, true};
+    std::map<std::string, AccountRow> rows;
+    std::string prior;  // "hash:result_id" of an earlier request with this key
+    for (const auto& row : t.exec_params(kLockByNameWithPrior, r.debit, r.credit, r.credit,
+                                         r.caller, r.idempotency_key)) {
+      AccountRow acc = ReadAccountRow(row);
+      if (!row[8].is_null()) prior = row[8].as<std::string>();
+      rows[acc.name] = acc;
+    }
+    if (!r.idempotency_key.empty() && !prior.empty()) {
+      size_t colon = prior.find(':');
+      if (prior.substr(0, colon) != hash) {
+        return absl::AlreadyExistsError(
+            "idempotency key already used for a different request (conflict)");
+      }
+      out = {std::stoll(prior.substr(colon + 1)), true};
       return absl::OkStatus();
     }
-    auto rows = LockByName(t, r.debit, r.credit, r.credit);
     auto d = rows.find(r.debit);
     auto c = rows.find(r.credit);
     if (d == rows.end()) return absl::NotFoundError(absl::StrCat("no account ", r.debit));

@@ -143,8 +143,8 @@ int main(int argc, char** argv) {
   };
   std::printf("%-8s %-10s %-12s %-14s %-10s %-10s %-10s %-8s %s\n", "CLIENTS", "SECONDS",
               "TRANSFERS", "TRANSFERS/S", "P50 MS", "P99 MS", "MAX MS", "REFUSED", "FAILED");
-  std::printf("%-8d %-10.1f %-12zu %-14.0f %-10.2f %-10.2f %-10.2f %-8lld %lld\n", clients,
-              elapsed, all.size(), all.size() / elapsed, pct(0.50), pct(0.99),
+  std::printf("%-8d %-10.1f %-12zu %-14.0f %-10.2f %-10.2f %-10.2f %-8lld %lld\n", clients, elapsed,
+              all.size(), all.size() / elapsed, pct(0.50), pct(0.99),
               all.empty() ? 0.0 : all.back(), static_cast<long long>(refused.load()),
               static_cast<long long>(failed.load()));
   return failed.load() == 0 ? 0 : 1;
