@@ -1,26 +1,136 @@
 // arena: the front door and conductor. Accounts, the credit ledger, seating AI at tables,
 // driving their turns, leagues and ratings. Postgres schema `arena`.
+#include <atomic>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
 #include "arena/v1/arena.grpc.pb.h"
+#include "services/arena/accounts.h"
+#include "services/arena/arena_service.h"
+#include "services/arena/ledger.h"
 #include "services/common/config.h"
 #include "services/common/db_flags.h"
 #include "services/common/flags.h"
+#include "services/common/log.h"
 #include "services/common/server.h"
 #include "services/common/startup.h"
+
+ABSL_FLAG(std::string, bootstrap_admin, "",
+          "At start, make this account an admin, creating it with the password in "
+          "--admin_password_file when it does not exist (see docs/ledger.md).");
+ABSL_FLAG(std::string, admin_password_file, "", "File holding the bootstrap admin's password.");
+ABSL_FLAG(std::string, password_cost, "interactive",
+          "argon2id cost: interactive (production) or minimum (tests only).");
+ABSL_FLAG(int, hold_sweep_ms, 1000, "How often the sweeper expires overdue holds.");
+ABSL_FLAG(int, ledger_workers, 32, "Worker threads for account and ledger calls.");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& ArenaMigrations();
 }
+
+namespace {
+
+std::string ReadPasswordFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    arena::common::DieAtStartup(
+        absl::InvalidArgumentError("--admin_password_file cannot be read: " + path));
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+// Expires overdue holds in the background until stopped.
+class HoldSweeper {
+ public:
+  HoldSweeper(arena::ledger::Ledger& ledger, absl::Duration every)
+      : ledger_(ledger), every_(every), thread_([this] { Loop(); }) {}
+  ~HoldSweeper() { Stop(); }
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stopping_) {
+      lock.unlock();
+      auto n = ledger_.ExpireOverdueHolds();
+      if (!n.ok()) {
+        arena::common::LogWarning("hold sweep failed",
+                                  {{"error", std::string(n.status().message())}});
+      } else if (*n > 0) {
+        arena::common::LogInfo("holds expired", {{"count", *n}});
+      }
+      lock.lock();
+      cv_.wait_for(lock, absl::ToChronoMilliseconds(every_), [&] { return stopping_; });
+    }
+  }
+  arena::ledger::Ledger& ledger_;
+  absl::Duration every_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace arena::common;
   BlockShutdownSignals();
   InitConfig(argc, argv, "arena: accounts, credits, tables, leagues and ratings");
   ServerOptions options = ServerOptionsFromFlags("arena");
-  auto pool = OpenDatabaseOrDie("arena", arena::migrations::ArenaMigrations());
+  CheckOrDie(MakeProcessUndumpable());
 
-  // The RPCs arrive with the accounts and league issues; until then they answer UNIMPLEMENTED.
-  arena::v1::ArenaService::CallbackService service;
+  std::string cost = absl::GetFlag(FLAGS_password_cost);
+  if (cost != "interactive" && cost != "minimum") {
+    DieAtStartup(absl::InvalidArgumentError("--password_cost must be interactive or minimum"));
+  }
+  int workers = absl::GetFlag(FLAGS_ledger_workers);
+  if (workers < 1 || workers > 512) {
+    DieAtStartup(absl::InvalidArgumentError("--ledger_workers must be within 1..512"));
+  }
+  int sweep_ms = absl::GetFlag(FLAGS_hold_sweep_ms);
+  if (sweep_ms < 10) DieAtStartup(absl::InvalidArgumentError("--hold_sweep_ms must be >= 10"));
+
+  const std::string secrets_dir = absl::GetFlag(FLAGS_secrets_dir);
+  std::string token_key = ValueOrDie(arena::accounts::Accounts::LoadOrCreateTokenKey(secrets_dir));
+  auto services = ValueOrDie(ServiceAuthenticator::Load(secrets_dir, {"arena"}));
+
+  auto pool = OpenDatabaseOrDie("arena", arena::migrations::ArenaMigrations());
+  arena::accounts::PasswordHasher hasher(cost == "interactive"
+                                             ? arena::accounts::PasswordHasher::Cost::kInteractive
+                                             : arena::accounts::PasswordHasher::Cost::kMinimum);
+  arena::accounts::Accounts accounts(*pool, std::move(token_key), hasher);
+  arena::ledger::Ledger ledger(*pool);
+
+  std::string admin = absl::GetFlag(FLAGS_bootstrap_admin);
+  if (!admin.empty()) {
+    std::string file = absl::GetFlag(FLAGS_admin_password_file);
+    std::string password = file.empty() ? "" : ReadPasswordFile(file);
+    CheckOrDie(accounts.BootstrapAdmin(admin, password));
+    LogInfo("bootstrap admin ready", {{"name", admin}});
+  }
+
+  HoldSweeper sweeper(ledger, absl::Milliseconds(sweep_ms));
+  arena::service::ArenaServiceImpl service(accounts, ledger, std::move(services), workers);
   options.services = {&service};
+  options.on_shutdown = [&] { sweeper.Stop(); };
   CheckOrDie(RunServer(options));
   return 0;
 }

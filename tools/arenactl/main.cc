@@ -1,27 +1,53 @@
 // arenactl: the command-line client for players, spectators and admins.
 //
-//   arenactl health      health and version of every server
+// Amounts are credits with up to six decimals ("12.5"); the ledger counts micro-credits.
+// Signed-in commands read the token from --token, or from --token_file (where signup and
+// signin store it; without --token_file they print it).
+#include <sodium.h>
+#include <sys/stat.h>
+
 #include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/time.h"
+#include "arena/v1/arena.grpc.pb.h"
 #include "arena/v1/common.grpc.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "services/common/config.h"
 #include "services/common/grpc_util.h"
+#include "tools/arenactl/verify.h"
 
 ABSL_FLAG(std::string, game_state_addr, "127.0.0.1:7101", "arena-game-state address.");
 ABSL_FLAG(std::string, bot_addr, "127.0.0.1:7102", "arena-bot address.");
 ABSL_FLAG(std::string, gateway_addr, "127.0.0.1:7103", "arena-llm-gateway address.");
 ABSL_FLAG(std::string, arena_addr, "127.0.0.1:7100", "arena address.");
 ABSL_FLAG(int, timeout_ms, 3000, "Deadline of each call.");
+ABSL_FLAG(std::string, token, "", "Bearer token (prefer --token_file).");
+ABSL_FLAG(std::string, token_file, "",
+          "File with the bearer token; signup and signin write it (mode 0600).");
+ABSL_FLAG(std::string, password_file, "",
+          "File with the password for signup/signin (default: read one line from stdin).");
+ABSL_FLAG(std::string, reason, "", "Why (required by admin commands).");
+ABSL_FLAG(std::string, idempotency_key, "",
+          "Idempotency key of a credit operation (default: a fresh random one).");
+ABSL_FLAG(int, limit, 50, "Rows to show (history, audit).");
+ABSL_FLAG(std::string, display_name, "", "Display name of a guest.");
 
 namespace {
 
 using arena::common::SetDeadline;
+using Args = std::vector<std::string>;
 
 struct Endpoint {
   std::string name;
@@ -67,18 +93,482 @@ int Health() {
   return unhealthy;
 }
 
+// --- Arena client helpers ------------------------------------------------------------------
+
+std::string Credits(int64_t micro) {
+  const char* sign = micro < 0 ? "-" : "";
+  uint64_t m = micro < 0 ? static_cast<uint64_t>(-(micro + 1)) + 1 : static_cast<uint64_t>(micro);
+  return absl::StrFormat("%s%d.%06d", sign, m / 1000000, m % 1000000);
+}
+
+// "12.5" -> 12500000. False on anything else.
+bool ParseCredits(const std::string& text, int64_t* micro) {
+  std::string s = text;
+  bool negative = !s.empty() && s[0] == '-';
+  if (negative) s = s.substr(1);
+  size_t dot = s.find('.');
+  std::string whole = dot == std::string::npos ? s : s.substr(0, dot);
+  std::string frac = dot == std::string::npos ? "" : s.substr(dot + 1);
+  if (whole.empty() || frac.size() > 6) return false;
+  for (char c : whole + frac) {
+    if (c < '0' || c > '9') return false;
+  }
+  int64_t w = 0;
+  if (!absl::SimpleAtoi(whole, &w) || w > 9'000'000'000'000LL) return false;
+  frac.resize(6, '0');
+  int64_t f = 0;
+  absl::SimpleAtoi(frac, &f);
+  *micro = (w * 1000000 + f) * (negative ? -1 : 1);
+  return true;
+}
+
+std::string FormatTime(const google::protobuf::Timestamp& t) {
+  return absl::FormatTime("%Y-%m-%d %H:%M:%S", absl::FromUnixSeconds(t.seconds()),
+                          absl::UTCTimeZone());
+}
+
+std::string ReadFileTrimmed(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return "";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+std::string Token() {
+  std::string token = absl::GetFlag(FLAGS_token);
+  if (token.empty() && !absl::GetFlag(FLAGS_token_file).empty()) {
+    token = ReadFileTrimmed(absl::GetFlag(FLAGS_token_file));
+  }
+  return token;
+}
+
+std::string Password() {
+  std::string file = absl::GetFlag(FLAGS_password_file);
+  if (!file.empty()) return ReadFileTrimmed(file);
+  std::string line;
+  std::getline(std::cin, line);
+  return line;
+}
+
+std::string NewKey() {
+  std::string key = absl::GetFlag(FLAGS_idempotency_key);
+  if (!key.empty()) return key;
+  unsigned char raw[16];
+  randombytes_buf(raw, sizeof raw);
+  char hex[33];
+  sodium_bin2hex(hex, sizeof hex, raw, sizeof raw);
+  return std::string("ctl-") + hex;
+}
+
+class ArenaClient {
+ public:
+  ArenaClient()
+      : stub_(arena::v1::ArenaService::NewStub(
+            arena::common::MakeChannel(absl::GetFlag(FLAGS_arena_addr)))) {}
+
+  // Calls `method` with a deadline and the bearer token; prints the error and returns false.
+  template <typename Req, typename Resp, typename Method>
+  bool Call(Method method, const Req& req, Resp* resp, bool with_token = true) {
+    grpc::ClientContext ctx;
+    SetDeadline(ctx, absl::Milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
+    if (with_token) {
+      std::string token = Token();
+      if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+    }
+    grpc::Status s = ((*stub_).*method)(&ctx, req, resp);
+    if (!s.ok()) {
+      std::fprintf(stderr, "arenactl: %s: %s\n", StatusName(s.error_code()),
+                   s.error_message().c_str());
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  static const char* StatusName(grpc::StatusCode code) {
+    switch (code) {
+      case grpc::StatusCode::INVALID_ARGUMENT:
+        return "INVALID_ARGUMENT";
+      case grpc::StatusCode::NOT_FOUND:
+        return "NOT_FOUND";
+      case grpc::StatusCode::ALREADY_EXISTS:
+        return "ALREADY_EXISTS";
+      case grpc::StatusCode::PERMISSION_DENIED:
+        return "PERMISSION_DENIED";
+      case grpc::StatusCode::UNAUTHENTICATED:
+        return "UNAUTHENTICATED";
+      case grpc::StatusCode::FAILED_PRECONDITION:
+        return "FAILED_PRECONDITION";
+      case grpc::StatusCode::RESOURCE_EXHAUSTED:
+        return "RESOURCE_EXHAUSTED";
+      case grpc::StatusCode::ABORTED:
+        return "ABORTED";
+      case grpc::StatusCode::UNAVAILABLE:
+        return "UNAVAILABLE";
+      case grpc::StatusCode::DEADLINE_EXCEEDED:
+        return "DEADLINE_EXCEEDED";
+      default:
+        return "ERROR";
+    }
+  }
+  std::unique_ptr<arena::v1::ArenaService::Stub> stub_;
+};
+
+using Stub = arena::v1::ArenaService::Stub;
+
+int Usage(const char* what) {
+  std::fprintf(stderr, "usage: arenactl %s\n", what);
+  return 2;
+}
+
+int StoreToken(const arena::v1::SessionToken& t) {
+  std::string file = absl::GetFlag(FLAGS_token_file);
+  std::printf("%-20s %-10s %-22s\n", "ACCOUNT", "ROLE", "TOKEN ID");
+  std::printf("%-20s %-10s %-22s\n", t.account_id().c_str(), t.role().c_str(),
+              t.token_id().c_str());
+  if (file.empty()) {
+    std::printf("token: %s\n(shown once; keep it safe)\n", t.token().c_str());
+    return 0;
+  }
+  std::string tmp = file + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << t.token() << "\n";
+    if (!out) {
+      std::fprintf(stderr, "arenactl: cannot write %s\n", tmp.c_str());
+      return 1;
+    }
+  }
+  ::chmod(tmp.c_str(), 0600);
+  std::rename(tmp.c_str(), file.c_str());
+  std::printf("token stored in %s\n", file.c_str());
+  return 0;
+}
+
+int SignUpOrIn(const Args& a, bool up) {
+  if (a.size() != 1)
+    return Usage(up ? "signup NAME [--password_file=F] [--token_file=F]"
+                    : "signin NAME [--password_file=F] [--token_file=F]");
+  ArenaClient c;
+  arena::v1::SessionToken t;
+  bool ok;
+  if (up) {
+    arena::v1::SignUpRequest req;
+    req.set_name(a[0]);
+    req.set_password(Password());
+    ok = c.Call(&Stub::SignUp, req, &t, false);
+  } else {
+    arena::v1::SignInRequest req;
+    req.set_name(a[0]);
+    req.set_password(Password());
+    ok = c.Call(&Stub::SignIn, req, &t, false);
+  }
+  return ok ? StoreToken(t) : 1;
+}
+
+int Guest(const Args&) {
+  ArenaClient c;
+  arena::v1::GuestTokenRequest req;
+  req.set_display_name(absl::GetFlag(FLAGS_display_name));
+  arena::v1::SessionToken t;
+  return c.Call(&Stub::GuestToken, req, &t, false) ? StoreToken(t) : 1;
+}
+
+int WhoAmI(const Args&) {
+  ArenaClient c;
+  arena::v1::WhoAmIResponse r;
+  if (!c.Call(&Stub::WhoAmI, arena::v1::WhoAmIRequest(), &r)) return 1;
+  std::printf("%-20s %-24s %s\n", "ACCOUNT", "NAME", "ROLE");
+  std::printf("%-20s %-24s %s\n", r.account_id().c_str(), r.name().c_str(), r.role().c_str());
+  return 0;
+}
+
+int Balance(const Args& a) {
+  if (a.size() > 1) return Usage("balance [ACCOUNT]");
+  ArenaClient c;
+  arena::v1::BalanceRequest req;
+  if (!a.empty()) req.set_account_id(a[0]);
+  arena::v1::Balance b;
+  if (!c.Call(&Stub::GetBalance, req, &b)) return 1;
+  std::printf("%-20s %16s %16s %16s %-7s %16s %16s\n", "ACCOUNT", "AVAILABLE", "HELD", "POSTED",
+              "FROZEN", "ALLOWANCE/DAY", "USED TODAY");
+  std::printf("%-20s %16s %16s %16s %-7s %16s %16s\n", b.account_id().c_str(),
+              Credits(b.available_microcredits()).c_str(), Credits(b.held_microcredits()).c_str(),
+              Credits(b.posted_microcredits()).c_str(), b.frozen() ? "yes" : "no",
+              Credits(b.daily_allowance_microcredits()).c_str(),
+              Credits(b.allowance_used_today_microcredits()).c_str());
+  return 0;
+}
+
+int History(const Args& a) {
+  if (a.size() > 1) return Usage("history [ACCOUNT] [--limit=N]");
+  ArenaClient c;
+  arena::v1::HistoryRequest req;
+  if (!a.empty()) req.set_account_id(a[0]);
+  req.set_limit(absl::GetFlag(FLAGS_limit));
+  arena::v1::HistoryResponse r;
+  if (!c.Call(&Stub::GetHistory, req, &r)) return 1;
+  std::printf("%-10s %-19s %-20s %-20s %14s %-10s %s\n", "TRANSFER", "AT (UTC)", "DEBIT", "CREDIT",
+              "AMOUNT", "KIND", "MEMO");
+  for (const auto& e : r.entries()) {
+    std::printf("%-10s %-19s %-20s %-20s %14s %-10s %s\n", e.transfer_id().c_str(),
+                FormatTime(e.at()).c_str(), e.debit_account().c_str(), e.credit_account().c_str(),
+                Credits(e.amount_microcredits()).c_str(), e.kind().c_str(), e.memo().c_str());
+  }
+  return 0;
+}
+
+int PrintTransfer(const arena::v1::TransferResponse& r) {
+  std::printf("%-10s %s\n", "TRANSFER", "REPLAYED");
+  std::printf("%-10s %s\n", r.transfer_id().c_str(), r.replayed() ? "yes" : "no");
+  return 0;
+}
+
+int Donate(const Args& a) {
+  int64_t micro = 0;
+  if (a.size() != 1 || !ParseCredits(a[0], &micro)) return Usage("donate AMOUNT");
+  ArenaClient c;
+  arena::v1::DonateRequest req;
+  req.set_amount_microcredits(micro);
+  req.set_idempotency_key(NewKey());
+  arena::v1::TransferResponse r;
+  return c.Call(&Stub::Donate, req, &r) ? PrintTransfer(r) : 1;
+}
+
+int Send(const Args& a) {
+  int64_t micro = 0;
+  if (a.size() != 2 || !ParseCredits(a[1], &micro)) return Usage("send NAME AMOUNT");
+  ArenaClient c;
+  arena::v1::SendCreditsRequest req;
+  req.set_to_name(a[0]);
+  req.set_amount_microcredits(micro);
+  req.set_idempotency_key(NewKey());
+  arena::v1::TransferResponse r;
+  return c.Call(&Stub::SendCredits, req, &r) ? PrintTransfer(r) : 1;
+}
+
+bool NeedReason() {
+  if (absl::GetFlag(FLAGS_reason).empty()) {
+    std::fprintf(stderr, "arenactl: admin commands need --reason\n");
+    return false;
+  }
+  return true;
+}
+
+int Grant(const Args& a) {
+  int64_t micro = 0;
+  if (a.size() != 2 || !ParseCredits(a[1], &micro))
+    return Usage("grant ACCOUNT AMOUNT --reason=WHY");
+  if (!NeedReason()) return 2;
+  ArenaClient c;
+  arena::v1::AdminGrantRequest req;
+  req.set_account_id(a[0]);
+  req.set_amount_microcredits(micro);
+  req.set_reason(absl::GetFlag(FLAGS_reason));
+  req.set_idempotency_key(NewKey());
+  arena::v1::TransferResponse r;
+  return c.Call(&Stub::AdminGrant, req, &r) ? PrintTransfer(r) : 1;
+}
+
+int Adjust(const Args& a) {
+  int64_t micro = 0;
+  if (a.size() != 2 || !ParseCredits(a[1], &micro)) {
+    return Usage("adjust ACCOUNT [-]AMOUNT --reason=WHY");
+  }
+  if (!NeedReason()) return 2;
+  ArenaClient c;
+  arena::v1::AdminAdjustRequest req;
+  req.set_account_id(a[0]);
+  req.set_delta_microcredits(micro);
+  req.set_reason(absl::GetFlag(FLAGS_reason));
+  req.set_idempotency_key(NewKey());
+  arena::v1::TransferResponse r;
+  return c.Call(&Stub::AdminAdjust, req, &r) ? PrintTransfer(r) : 1;
+}
+
+int Freeze(const Args& a, bool freeze) {
+  if (a.size() != 1)
+    return Usage(freeze ? "freeze ACCOUNT --reason=WHY" : "unfreeze ACCOUNT --reason=WHY");
+  if (!NeedReason()) return 2;
+  ArenaClient c;
+  arena::v1::AdminFreezeRequest req;
+  req.set_account_id(a[0]);
+  req.set_freeze(freeze);
+  req.set_reason(absl::GetFlag(FLAGS_reason));
+  arena::v1::AdminFreezeResponse r;
+  if (!c.Call(&Stub::AdminFreeze, req, &r)) return 1;
+  std::printf("%-20s %s\n", "ACCOUNT", "FROZEN");
+  std::printf("%-20s %s\n", a[0].c_str(), freeze ? "yes" : "no");
+  return 0;
+}
+
+int Allowance(const Args& a) {
+  int64_t micro = 0;
+  if (a.size() != 2 || !ParseCredits(a[1], &micro)) {
+    return Usage("allowance ACCOUNT AMOUNT_PER_DAY --reason=WHY");
+  }
+  if (!NeedReason()) return 2;
+  ArenaClient c;
+  arena::v1::SetAllowanceRequest req;
+  req.set_account_id(a[0]);
+  req.set_daily_microcredits(micro);
+  req.set_reason(absl::GetFlag(FLAGS_reason));
+  arena::v1::SetAllowanceResponse r;
+  if (!c.Call(&Stub::AdminSetAllowance, req, &r)) return 1;
+  std::printf("%-20s %s\n", "ACCOUNT", "ALLOWANCE/DAY");
+  std::printf("%-20s %s\n", a[0].c_str(), Credits(micro).c_str());
+  return 0;
+}
+
+int Audit(const Args& a) {
+  if (a.size() > 1) return Usage("audit [ACCOUNT] [--limit=N]");
+  ArenaClient c;
+  arena::v1::AuditRequest req;
+  if (!a.empty()) req.set_account_id(a[0]);
+  req.set_limit(absl::GetFlag(FLAGS_limit));
+  arena::v1::AuditResponse r;
+  if (!c.Call(&Stub::AdminAudit, req, &r)) return 1;
+  std::printf("%-19s %-20s %-10s %-20s %-30s %s\n", "AT (UTC)", "ACTOR", "ACTION", "TARGET",
+              "REASON", "DETAIL");
+  for (const auto& e : r.records()) {
+    std::printf("%-19s %-20s %-10s %-20s %-30s %s\n", FormatTime(e.at()).c_str(), e.actor().c_str(),
+                e.action().c_str(), e.target().c_str(), e.reason().c_str(),
+                e.detail_json().c_str());
+  }
+  return 0;
+}
+
+int Block(const Args& a, bool unblock) {
+  if (a.size() != 1) return Usage(unblock ? "unblock NAME" : "block NAME");
+  ArenaClient c;
+  arena::v1::BlockRequest req;
+  req.set_name(a[0]);
+  req.set_unblock(unblock);
+  arena::v1::BlockResponse r;
+  if (!c.Call(&Stub::Block, req, &r)) return 1;
+  std::printf("%s %s\n", unblock ? "unblocked" : "blocked", a[0].c_str());
+  return 0;
+}
+
+int Invite(const Args& a) {
+  if (a.size() != 1) return Usage("invite NAME");
+  ArenaClient c;
+  arena::v1::InviteRequest req;
+  req.set_name(a[0]);
+  arena::v1::InviteResponse r;
+  if (!c.Call(&Stub::Invite, req, &r)) return 1;
+  std::printf("%-12s %s\n", "INVITATION", "TO");
+  std::printf("%-12lld %s\n", static_cast<long long>(r.invitation_id()), a[0].c_str());
+  return 0;
+}
+
+int Invitations(const Args&) {
+  ArenaClient c;
+  arena::v1::ListInvitationsRequest req;
+  req.set_limit(absl::GetFlag(FLAGS_limit));
+  arena::v1::ListInvitationsResponse r;
+  if (!c.Call(&Stub::ListInvitations, req, &r)) return 1;
+  std::printf("%-12s %-19s %-24s %s\n", "INVITATION", "AT (UTC)", "FROM", "NOTE");
+  for (const auto& i : r.invitations()) {
+    std::printf("%-12lld %-19s %-24s %s\n", static_cast<long long>(i.invitation_id()),
+                FormatTime(i.at()).c_str(), i.from_name().c_str(), i.note().c_str());
+  }
+  return 0;
+}
+
+int CreateToken(const Args& a) {
+  if (a.size() > 1) return Usage("create-token [LABEL]");
+  ArenaClient c;
+  arena::v1::CreateTokenRequest req;
+  if (!a.empty()) req.set_label(a[0]);
+  arena::v1::SessionToken t;
+  if (!c.Call(&Stub::CreateToken, req, &t)) return 1;
+  std::printf("%-22s %s\n", "TOKEN ID", "TOKEN (shown once)");
+  std::printf("%-22s %s\n", t.token_id().c_str(), t.token().c_str());
+  return 0;
+}
+
+int RevokeToken(const Args& a) {
+  if (a.size() != 1) return Usage("revoke-token TOKEN_ID");
+  ArenaClient c;
+  arena::v1::RevokeTokenRequest req;
+  req.set_token_id(a[0]);
+  arena::v1::RevokeTokenResponse r;
+  if (!c.Call(&Stub::RevokeToken, req, &r)) return 1;
+  std::printf("revoked %s\n", a[0].c_str());
+  return 0;
+}
+
+using Command = std::function<int(const Args&)>;
+
+const std::map<std::string, Command>& Commands() {
+  static const auto* commands = new std::map<std::string, Command>{
+      {"health", [](const Args&) { return Health() == 0 ? 0 : 1; }},
+      {"signup", [](const Args& a) { return SignUpOrIn(a, true); }},
+      {"signin", [](const Args& a) { return SignUpOrIn(a, false); }},
+      {"guest", Guest},
+      {"whoami", WhoAmI},
+      {"create-token", CreateToken},
+      {"revoke-token", RevokeToken},
+      {"balance", Balance},
+      {"history", History},
+      {"donate", Donate},
+      {"send", Send},
+      {"block", [](const Args& a) { return Block(a, false); }},
+      {"unblock", [](const Args& a) { return Block(a, true); }},
+      {"invite", Invite},
+      {"invitations", Invitations},
+      {"grant", Grant},
+      {"adjust", Adjust},
+      {"freeze", [](const Args& a) { return Freeze(a, true); }},
+      {"unfreeze", [](const Args& a) { return Freeze(a, false); }},
+      {"allowance", Allowance},
+      {"audit", Audit},
+      {"verify",
+       [](const Args& a) {
+         return arena::arenactl::RunVerify(absl::GetFlag(FLAGS_game_state_addr),
+                                           a.empty() ? "" : a[0],
+                                           absl::Milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
+       }},
+  };
+  return *commands;
+}
+
+constexpr char kUsage[] =
+    "arenactl COMMAND [ARGS] [flags]\n\n"
+    "Commands:\n"
+    "  health                          health and version of every server\n"
+    "  verify GAME                     recompute every random draw of a finished game\n"
+    "  signup NAME | signin NAME       password from --password_file or stdin; token to "
+    "--token_file\n"
+    "  guest                           a guest token (play without an account)\n"
+    "  whoami | create-token [LABEL] | revoke-token ID\n"
+    "  balance [ACCOUNT] | history [ACCOUNT]\n"
+    "  donate AMOUNT | send NAME AMOUNT\n"
+    "  block NAME | unblock NAME | invite NAME | invitations\n"
+    "Admin commands (need --reason):\n"
+    "  grant ACCOUNT AMOUNT | adjust ACCOUNT [-]AMOUNT | freeze ACCOUNT | unfreeze ACCOUNT\n"
+    "    (a negative AMOUNT goes after \"--\": arenactl adjust --reason=R -- bob -1.5)\n"
+    "  allowance ACCOUNT AMOUNT_PER_DAY | audit [ACCOUNT]\n"
+    "Amounts are credits with up to 6 decimals; ACCOUNT is a name or an account id.";
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args = arena::common::InitConfig(
-      argc, argv,
-      "arenactl COMMAND [flags]\n\nCommands:\n  health   health and version of every server");
+  std::vector<std::string> args = arena::common::InitConfig(argc, argv, kUsage);
+  if (sodium_init() < 0) return 1;
   if (args.size() < 2) {
     std::fprintf(stderr, "usage: arenactl COMMAND (try --help)\n");
     return 2;
   }
   const std::string& command = args[1];
-  if (command == "health") return Health() == 0 ? 0 : 1;
-  std::fprintf(stderr, "arenactl: unknown command '%s'\n", command.c_str());
-  return 2;
+  auto it = Commands().find(command);
+  if (it == Commands().end()) {
+    std::fprintf(stderr, "arenactl: unknown command '%s'\n", command.c_str());
+    return 2;
+  }
+  return it->second(Args(args.begin() + 2, args.end()));
 }

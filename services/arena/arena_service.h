@@ -1,0 +1,97 @@
+// The gRPC adapter of the `arena` service's accounts and ledger RPCs. It knows who is calling
+// (bearer token or service credential), who may do what, and how to translate messages; the
+// work itself is done by accounts::Accounts and ledger::Ledger.
+//
+// Handlers use the callback API and hand their blocking work (PostgreSQL, argon2id) to
+// worker threads: password work to a small queue of its own, so a flood of sign-ins never
+// delays ledger calls.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "arena/v1/arena.grpc.pb.h"
+#include "services/arena/accounts.h"
+#include "services/arena/ledger.h"
+#include "services/common/service_auth.h"
+
+namespace arena::service {
+
+// A fixed set of threads running queued work, with a bound on the queue.
+class WorkQueue {
+ public:
+  WorkQueue(int threads, size_t max_queued);
+  ~WorkQueue();
+  // False when the queue is full (the caller answers RESOURCE_EXHAUSTED).
+  bool Submit(std::function<void()> work);
+
+ private:
+  void Loop();
+  const size_t max_queued_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
+ public:
+  ArenaServiceImpl(accounts::Accounts& accounts, ledger::Ledger& ledger,
+                   common::ServiceAuthenticator services, int workers);
+
+  using Ctx = grpc::CallbackServerContext;
+  using Reactor = grpc::ServerUnaryReactor;
+
+  Reactor* SignUp(Ctx*, const v1::SignUpRequest*, v1::SessionToken*) override;
+  Reactor* SignIn(Ctx*, const v1::SignInRequest*, v1::SessionToken*) override;
+  Reactor* GuestToken(Ctx*, const v1::GuestTokenRequest*, v1::SessionToken*) override;
+  Reactor* CreateToken(Ctx*, const v1::CreateTokenRequest*, v1::SessionToken*) override;
+  Reactor* RevokeToken(Ctx*, const v1::RevokeTokenRequest*, v1::RevokeTokenResponse*) override;
+  Reactor* Block(Ctx*, const v1::BlockRequest*, v1::BlockResponse*) override;
+  Reactor* Invite(Ctx*, const v1::InviteRequest*, v1::InviteResponse*) override;
+  Reactor* ListInvitations(Ctx*, const v1::ListInvitationsRequest*,
+                           v1::ListInvitationsResponse*) override;
+  Reactor* WhoAmI(Ctx*, const v1::WhoAmIRequest*, v1::WhoAmIResponse*) override;
+
+  Reactor* GetBalance(Ctx*, const v1::BalanceRequest*, v1::Balance*) override;
+  Reactor* GetHistory(Ctx*, const v1::HistoryRequest*, v1::HistoryResponse*) override;
+  Reactor* Donate(Ctx*, const v1::DonateRequest*, v1::TransferResponse*) override;
+  Reactor* SendCredits(Ctx*, const v1::SendCreditsRequest*, v1::TransferResponse*) override;
+
+  Reactor* AdminGrant(Ctx*, const v1::AdminGrantRequest*, v1::TransferResponse*) override;
+  Reactor* AdminAdjust(Ctx*, const v1::AdminAdjustRequest*, v1::TransferResponse*) override;
+  Reactor* AdminFreeze(Ctx*, const v1::AdminFreezeRequest*, v1::AdminFreezeResponse*) override;
+  Reactor* AdminSetAllowance(Ctx*, const v1::SetAllowanceRequest*,
+                             v1::SetAllowanceResponse*) override;
+  Reactor* AdminAudit(Ctx*, const v1::AuditRequest*, v1::AuditResponse*) override;
+
+  Reactor* ReserveHold(Ctx*, const v1::ReserveHoldRequest*, v1::HoldResponse*) override;
+  Reactor* PostHold(Ctx*, const v1::PostHoldRequest*, v1::TransferResponse*) override;
+  Reactor* VoidHold(Ctx*, const v1::VoidHoldRequest*, v1::VoidHoldResponse*) override;
+
+ private:
+  Reactor* Run(Ctx* ctx, WorkQueue& queue, std::function<absl::Status()> work);
+  // The bearer token's principal; UNAUTHENTICATED without a valid one.
+  absl::StatusOr<accounts::Principal> Caller(const Ctx& ctx);
+  // A signed-in player or admin (guests: PERMISSION_DENIED).
+  absl::StatusOr<accounts::Principal> Member(const Ctx& ctx);
+  absl::StatusOr<accounts::Principal> Admin(const Ctx& ctx);
+  // The `arena` service itself; a signed-in user gets PERMISSION_DENIED.
+  absl::Status InternalOnly(const Ctx& ctx);
+  // An account id ("u_...") or name of a member (not a guest) to its account id.
+  absl::StatusOr<std::string> ResolveMember(const std::string& id_or_name);
+
+  accounts::Accounts& accounts_;
+  ledger::Ledger& ledger_;
+  common::ServiceAuthenticator services_;
+  WorkQueue password_queue_;
+  WorkQueue queue_;
+};
+
+}  // namespace arena::service

@@ -1,0 +1,64 @@
+// Test support for the `arena` server's accounts and ledger RPCs: start it with a bootstrap
+// admin, call it as a given principal.
+#pragma once
+
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "arena/v1/arena.grpc.pb.h"
+#include "gtest/gtest.h"
+#include "services/common/grpc_util.h"
+#include "services/common/service_auth.h"
+#include "tests/support/server_process.h"
+#include "tests/support/subprocess.h"
+
+namespace arena::testing {
+
+inline constexpr char kAdminName[] = "root";
+inline constexpr char kAdminPassword[] = "root-password-123";
+
+// The flags that start `arena` with a bootstrap admin and cheap test hashing.
+inline std::vector<std::string> ArenaFlags(const std::string& db_url) {
+  static const std::string* password_file = [] {
+    auto* path = new std::string(MakeTempDir("arena-admin") + "/password");
+    std::ofstream(*path) << kAdminPassword << "\n";
+    return path;
+  }();
+  return {"--database_url=" + db_url,
+          "--bootstrap_admin=" + std::string(kAdminName),
+          "--admin_password_file=" + *password_file,
+          "--password_cost=minimum",
+          "--hold_sweep_ms=100",
+          "--log_level=warning"};
+}
+
+// Who a call is made as.
+struct As {
+  std::string token;     // bearer token; empty = none
+  bool service = false;  // attach the `arena` service credential
+};
+
+inline void Decorate(grpc::ClientContext& ctx, const As& as) {
+  common::SetDeadline(ctx, absl::Seconds(20));
+  if (!as.token.empty()) ctx.AddMetadata("authorization", "Bearer " + as.token);
+  if (as.service) {
+    static const auto* identity = [] {
+      auto id = common::ServiceIdentity::Load(TestSecretsDir(), "arena");
+      EXPECT_TRUE(id.ok()) << id.status();
+      return new common::ServiceIdentity(id.ok() ? *id : common::ServiceIdentity());
+    }();
+    identity->Attach(ctx);
+  }
+}
+
+// Calls `method` on `stub` as `as`; returns the status.
+template <typename Method, typename Req, typename Resp>
+grpc::Status CallAs(v1::ArenaService::Stub& stub, Method method, const As& as, const Req& req,
+                    Resp* resp) {
+  grpc::ClientContext ctx;
+  Decorate(ctx, as);
+  return (stub.*method)(&ctx, req, resp);
+}
+
+}  // namespace arena::testing
