@@ -85,6 +85,12 @@ MockResponse MockAbacus::Handle(const std::string& method, const std::string& pa
     r = ChatCompletion(key_index, body);
   }
   r.key_index = key_index;
+  if (r.model.empty() && path == "/v1/chat/completions") {
+    json request = json::parse(body, nullptr, false);
+    if (request.is_object() && request.contains("model") && request["model"].is_string()) {
+      r.model = request["model"].get<std::string>();
+    }
+  }
   return r;
 }
 
