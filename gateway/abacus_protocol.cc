@@ -171,9 +171,8 @@ absl::Duration BackoffDelay(int retry, absl::Duration base, absl::Duration max,
   std::uniform_real_distribution<double> half(0.5, 1.0);
   absl::Duration delay = ceiling * half(rng);
   std::string ra(absl::StripAsciiWhitespace(retry_after));
-  if (!ra.empty() && std::all_of(ra.begin(), ra.end(), [](unsigned char c) {
-        return std::isdigit(c) || c == '.';
-      })) {
+  if (!ra.empty() && std::all_of(ra.begin(), ra.end(),
+                                 [](unsigned char c) { return std::isdigit(c) || c == '.'; })) {
     absl::Duration asked = absl::Seconds(std::strtod(ra.c_str(), nullptr));
     delay = std::max(delay, std::min(asked, max));
   }

@@ -51,8 +51,8 @@ absl::StatusOr<int64_t> ParseRatePico(const nlohmann::json& value) {
 int64_t CostMicro(int64_t prompt_tokens, int64_t completion_tokens, const TokenRates& rates) {
   if (prompt_tokens < 0) prompt_tokens = 0;
   if (completion_tokens < 0) completion_tokens = 0;
-  int64_t pico = SatAdd(SatMul(prompt_tokens, rates.input_pico),
-                        SatMul(completion_tokens, rates.output_pico));
+  int64_t pico =
+      SatAdd(SatMul(prompt_tokens, rates.input_pico), SatMul(completion_tokens, rates.output_pico));
   if (pico == kMax) return kMax / kPicoPerMicro + 1;
   return pico / kPicoPerMicro + (pico % kPicoPerMicro != 0 ? 1 : 0);
 }

@@ -20,7 +20,7 @@ TEST(CostTest, RatesParseFromNumbersAndStrings) {
 TEST(CostTest, CostIsRoundedUpToAMicroCredit) {
   TokenRates rates{1'000'000, 2'000'000};  // 1e-6 and 2e-6 USD per token
   EXPECT_EQ(CostMicro(100, 50, rates), 200);
-  TokenRates tiny{150'000, 600'000};  // 0.15 and 0.6 micro-credits per token
+  TokenRates tiny{150'000, 600'000};     // 0.15 and 0.6 micro-credits per token
   EXPECT_EQ(CostMicro(1, 0, tiny), 1);   // 0.15 -> 1
   EXPECT_EQ(CostMicro(10, 0, tiny), 2);  // 1.5 -> 2
   EXPECT_EQ(CostMicro(20, 0, tiny), 3);  // 3.0 -> 3

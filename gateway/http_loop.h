@@ -77,7 +77,7 @@ class HttpLoop {
   bool OnLoopThread() const { return std::this_thread::get_id() == thread_id_; }
   int64_t calls_started() const { return calls_started_.load(); }
 
- struct Transfer;  // one call in flight (public for curl's C callbacks)
+  struct Transfer;  // one call in flight (public for curl's C callbacks)
 
  private:
   struct Timer {

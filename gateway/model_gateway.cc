@@ -53,9 +53,8 @@ std::string Scrub(std::string text, const SecretKey& key) {
 // touched only on the loop thread.
 class Turn : public std::enable_shared_from_this<Turn> {
  public:
-  Turn(ModelGateway* gw, TurnPosition turn, std::string model,
-       std::shared_ptr<const SecretKey> key, int64_t cap, int max_reprompts,
-       ModelGateway::TurnDone done)
+  Turn(ModelGateway* gw, TurnPosition turn, std::string model, std::shared_ptr<const SecretKey> key,
+       int64_t cap, int max_reprompts, ModelGateway::TurnDone done)
       : gw_(gw),
         turn_(std::move(turn)),
         model_(std::move(model)),
@@ -206,8 +205,8 @@ class Turn : public std::enable_shared_from_this<Turn> {
     }
     if (retries_ >= gw_->options_.max_retries) return Finish(false, "provider");
     ++retries_;
-    absl::Duration delay = BackoffDelay(retries_, gw_->options_.retry_base,
-                                        gw_->options_.retry_max, r.retry_after, gw_->rng_);
+    absl::Duration delay = BackoffDelay(retries_, gw_->options_.retry_base, gw_->options_.retry_max,
+                                        r.retry_after, gw_->rng_);
     auto self = shared_from_this();
     gw_->loop_->After(delay, [self] { self->Send(); });
   }
@@ -297,9 +296,9 @@ void ModelGateway::ChooseMove(const ModelTurnRequest& request, TurnDone done) {
                                request.seat(), std::move(history), request.show_legal_moves());
   if (!turn.ok()) return refuse(turn.status());
   if (!request.owed().empty() && request.owed() != turn->phase) {
-    return refuse(absl::FailedPreconditionError(absl::StrCat(
-        "the request says '", request.owed(), "' is owed but the position owes '", turn->phase,
-        "'")));
+    return refuse(absl::FailedPreconditionError(absl::StrCat("the request says '", request.owed(),
+                                                             "' is owed but the position owes '",
+                                                             turn->phase, "'")));
   }
   int reprompts =
       request.max_reprompts() > 0 ? request.max_reprompts() : options_.default_max_reprompts;

@@ -11,7 +11,6 @@
 namespace arena::gateway {
 namespace {
 
-
 std::string Trim(absl::string_view s) {
   return std::string(absl::StripAsciiWhitespace(s));
 }
@@ -154,19 +153,17 @@ std::string BuildTurnPrompt(const TurnPosition& turn) {
   if (turn.history.empty()) {
     absl::StrAppend(&out, "Move history: none yet.\n");
   } else {
-    size_t first = turn.history.size() > kMaxHistoryShown ? turn.history.size() - kMaxHistoryShown
-                                                          : 0;
+    size_t first =
+        turn.history.size() > kMaxHistoryShown ? turn.history.size() - kMaxHistoryShown : 0;
     absl::StrAppend(&out, "Move history (", turn.history.size(), " actions",
-                    first > 0 ? absl::StrCat(", the last ", kMaxHistoryShown, " shown") : "",
-                    "):");
+                    first > 0 ? absl::StrCat(", the last ", kMaxHistoryShown, " shown") : "", "):");
     for (size_t i = first; i < turn.history.size(); ++i) {
       absl::StrAppend(&out, " ", i + 1, ".", turn.history[i]);
     }
     absl::StrAppend(&out, "\n");
   }
-  absl::StrAppend(&out, "\nYou play ", SeatName(turn.game_id, turn.seat, s.NumSeats()),
-                  " (seat ", turn.seat, "). It is your turn. You owe: ", OwedText(turn.phase),
-                  ".\n");
+  absl::StrAppend(&out, "\nYou play ", SeatName(turn.game_id, turn.seat, s.NumSeats()), " (seat ",
+                  turn.seat, "). It is your turn. You owe: ", OwedText(turn.phase), ".\n");
   if (turn.show_legal_moves) {
     absl::StrAppend(&out, "Legal moves (choose exactly one): ", absl::StrJoin(turn.legal, " "),
                     "\n");

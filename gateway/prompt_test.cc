@@ -46,8 +46,8 @@ TEST(PromptTest, EveryGameGetsAPromptTheMockCanReadBack) {
       ASSERT_TRUE(reparsed.ok()) << reparsed.status();
       EXPECT_EQ((*reparsed)->LegalActions(), turn->legal);
       const std::string& move = turn->legal.back();
-      Extraction x = ExtractMove("{\"move\": \"" + move + "\", \"reasoning\": \"r\"}", "stop",
-                                 *turn);
+      Extraction x =
+          ExtractMove("{\"move\": \"" + move + "\", \"reasoning\": \"r\"}", "stop", *turn);
       EXPECT_EQ(x.label, ReplyLabel::kOk);
       EXPECT_EQ(x.move, move);
     }

@@ -50,8 +50,8 @@ absl::StatusOr<std::shared_ptr<const SecretKey>> SecretKey::ReadFile(const std::
   }
   ::close(fd);
   size_t begin = 0;
-  while (begin < len && (buf[begin] == ' ' || buf[begin] == '\n' || buf[begin] == '\r' ||
-                         buf[begin] == '\t')) {
+  while (begin < len &&
+         (buf[begin] == ' ' || buf[begin] == '\n' || buf[begin] == '\r' || buf[begin] == '\t')) {
     ++begin;
   }
   while (len > begin && (buf[len - 1] == ' ' || buf[len - 1] == '\n' || buf[len - 1] == '\r' ||
@@ -62,8 +62,8 @@ absl::StatusOr<std::shared_ptr<const SecretKey>> SecretKey::ReadFile(const std::
   sodium_memzero(buf, kMax);
   sodium_free(buf);
   if (!key.ok()) {
-    return absl::Status(key.status().code(), "api key file " + path + ": " +
-                                                 std::string(key.status().message()));
+    return absl::Status(key.status().code(),
+                        "api key file " + path + ": " + std::string(key.status().message()));
   }
   return key;
 }

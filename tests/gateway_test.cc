@@ -356,8 +356,7 @@ TEST_F(GatewayTest, RouteLlmIsBudgetedAtTheHighestRateAndTheCapHolds) {
 
 TEST_F(GatewayTest, PlatformKeyTurnsNeedACap) {
   v1::ModelTurnResponse r;
-  EXPECT_EQ(Choose(Turn("mock-competent", 0), &r).error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Choose(Turn("mock-competent", 0), &r).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   auto req = Turn("mock-competent");
   req.set_seat(1);  // not Black's turn
   EXPECT_EQ(Choose(req, &r).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
@@ -441,8 +440,7 @@ TEST_F(GatewayTest, OnlyArenaMayCall) {
   req.set_game_id("g");
   req.set_api_key(kGameKey);
   v1::RegisterKeyResponse resp;
-  EXPECT_EQ(stub_->RegisterKey(&ctx, req, &resp).error_code(),
-            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(stub_->RegisterKey(&ctx, req, &resp).error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(mock_->Requests("mock-competent"), 0);
 }
 

@@ -55,11 +55,11 @@ grpc::ServerUnaryReactor* GatewayService::ChooseMove(grpc::CallbackServerContext
     return reactor;
   }
   // Runs on this thread for a refusal, else later on the HTTP loop's thread.
-  gateway_->ChooseMove(*request, [reactor, response](absl::Status status,
-                                                     arena::v1::ModelTurnResponse result) {
-    if (status.ok()) *response = std::move(result);
-    reactor->Finish(common::ToGrpc(status));
-  });
+  gateway_->ChooseMove(
+      *request, [reactor, response](absl::Status status, arena::v1::ModelTurnResponse result) {
+        if (status.ok()) *response = std::move(result);
+        reactor->Finish(common::ToGrpc(status));
+      });
   return reactor;
 }
 
@@ -71,22 +71,23 @@ grpc::ServerUnaryReactor* GatewayService::ListModels(grpc::CallbackServerContext
     reactor->Finish(common::ToGrpc(s));
     return reactor;
   }
-  gateway_->ListModels(request->key_handle(),
-                       [reactor, response](absl::StatusOr<std::vector<gateway::ModelEntry>> models) {
-                         if (!models.ok()) {
-                           reactor->Finish(common::ToGrpc(models.status()));
-                           return;
-                         }
-                         for (const auto& m : *models) {
-                           auto* info = response->add_models();
-                           info->set_id(m.id);
-                           info->set_input_usd_per_token(m.input_usd);
-                           info->set_output_usd_per_token(m.output_usd);
-                           info->set_context_length(m.context_length);
-                           info->set_max_completion_tokens(m.max_completion_tokens);
-                         }
-                         reactor->Finish(grpc::Status::OK);
-                       });
+  gateway_->ListModels(
+      request->key_handle(),
+      [reactor, response](absl::StatusOr<std::vector<gateway::ModelEntry>> models) {
+        if (!models.ok()) {
+          reactor->Finish(common::ToGrpc(models.status()));
+          return;
+        }
+        for (const auto& m : *models) {
+          auto* info = response->add_models();
+          info->set_id(m.id);
+          info->set_input_usd_per_token(m.input_usd);
+          info->set_output_usd_per_token(m.output_usd);
+          info->set_context_length(m.context_length);
+          info->set_max_completion_tokens(m.max_completion_tokens);
+        }
+        reactor->Finish(grpc::Status::OK);
+      });
   return reactor;
 }
 

@@ -138,13 +138,15 @@ int main(int argc, char** argv) {
   while (!gopts.base_url.empty() && gopts.base_url.back() == '/') gopts.base_url.pop_back();
   gopts.max_retries = absl::GetFlag(FLAGS_max_retries);
   if (gopts.max_retries < 0) gopts.max_retries = 0;
-  gopts.retry_base = absl::Milliseconds(positive("retry_base_ms", absl::GetFlag(FLAGS_retry_base_ms)));
+  gopts.retry_base =
+      absl::Milliseconds(positive("retry_base_ms", absl::GetFlag(FLAGS_retry_base_ms)));
   gopts.retry_max = absl::Milliseconds(positive("retry_max_ms", absl::GetFlag(FLAGS_retry_max_ms)));
   gopts.call_timeout_ms = positive("call_timeout_ms", absl::GetFlag(FLAGS_call_timeout_ms));
   gopts.stall_seconds = positive("stall_seconds", absl::GetFlag(FLAGS_stall_seconds));
   gopts.default_max_tokens =
       positive("default_max_tokens", absl::GetFlag(FLAGS_default_max_tokens));
-  gopts.models_ttl = absl::Seconds(positive("models_ttl_seconds", absl::GetFlag(FLAGS_models_ttl_seconds)));
+  gopts.models_ttl =
+      absl::Seconds(positive("models_ttl_seconds", absl::GetFlag(FLAGS_models_ttl_seconds)));
 
   arena::gateway::HttpLoop::Options lopts;
   lopts.max_in_flight =

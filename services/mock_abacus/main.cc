@@ -120,9 +120,9 @@ class MockServer {
     while (true) {
       int timeout = -1;
       if (!pending_.empty()) {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(pending_.top().due -
-                                                                        Clock::now())
-                      .count();
+        auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(pending_.top().due - Clock::now())
+                .count();
         timeout = ms < 0 ? 0 : static_cast<int>(ms) + 1;
       }
       int n = epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), timeout);
@@ -267,9 +267,9 @@ class MockServer {
                                            {"status", r.status},
                                            {"delay_ms", r.delay_ms}});
       }
-      std::string bytes = absl::StrCat("HTTP/1.1 ", r.status, " ", Reason(r.status),
-                                       "\r\nContent-Type: application/json\r\nContent-Length: ",
-                                       r.body.size(), "\r\n");
+      std::string bytes = absl::StrCat(
+          "HTTP/1.1 ", r.status, " ", Reason(r.status),
+          "\r\nContent-Type: application/json\r\nContent-Length: ", r.body.size(), "\r\n");
       for (const auto& [k, v] : r.headers) absl::StrAppend(&bytes, k, ": ", v, "\r\n");
       if (close_after) bytes += "Connection: close\r\n";
       bytes += "\r\n";

@@ -108,8 +108,7 @@ std::string MockAbacus::CompetentReply(const std::string& prompt_text, bool* ok)
   if (legal.empty()) return "";
   const std::string& move = legal[std::hash<std::string>()(found->position) % legal.size()];
   *ok = true;
-  return json({{"move", move},
-               {"reasoning", "It develops my position and keeps my king safe."}})
+  return json({{"move", move}, {"reasoning", "It develops my position and keeps my king safe."}})
       .dump();
 }
 
@@ -136,8 +135,8 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
   MockResponse out;
   if (balances_[key_index] <= 0 || model->behaviour == Behaviour::kOutOfCredits) {
     out = OpenAiError(options_.out_of_credits_status,
-                      "You have no remaining credits to use the LLM apis.",
-                      "insufficient_quota", "insufficient_credits");
+                      "You have no remaining credits to use the LLM apis.", "insufficient_quota",
+                      "insufficient_credits");
     out.model = model_id;
     return out;
   }
@@ -214,10 +213,9 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
       {"id", "chatcmpl-mock"},
       {"object", "chat.completion"},
       {"model", model_id},
-      {"choices",
-       json::array({{{"index", 0},
-                     {"message", {{"role", "assistant"}, {"content", content}}},
-                     {"finish_reason", finish}}})},
+      {"choices", json::array({{{"index", 0},
+                                {"message", {{"role", "assistant"}, {"content", content}}},
+                                {"finish_reason", finish}}})},
       {"usage",
        {{"prompt_tokens", prompt_tokens},
         {"completion_tokens", completion_tokens},

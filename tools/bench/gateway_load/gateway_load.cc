@@ -100,12 +100,12 @@ int main(int argc, char** argv) {
                       "--keys=" + key + ":1000000000000", "--log_requests=false"},
                      dir + "/mock.log");
   int mock_port = WaitPort(dir + "/mock.port");
-  pid_t gw = Spawn({ARENA_GATEWAY_BIN, "--port=0", "--port_file=" + dir + "/gw.port",
-                    "--secrets_dir=" + secrets, "--log_level=warning",
-                    "--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port) + "/v1",
-                    "--abacus_api_key_file=" + dir + "/abacus.key",
-                    "--upstream_max_in_flight=2000"},
-                   dir + "/gateway.log");
+  pid_t gw =
+      Spawn({ARENA_GATEWAY_BIN, "--port=0", "--port_file=" + dir + "/gw.port",
+             "--secrets_dir=" + secrets, "--log_level=warning",
+             "--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port) + "/v1",
+             "--abacus_api_key_file=" + dir + "/abacus.key", "--upstream_max_in_flight=2000"},
+            dir + "/gateway.log");
   int gw_port = WaitPort(dir + "/gw.port");
   if (mock_port == 0 || gw_port == 0) {
     std::fprintf(stderr, "servers did not start; logs in %s\n", dir.c_str());
