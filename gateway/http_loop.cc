@@ -88,14 +88,18 @@ HttpLoop::HttpLoop(Options options) : options_(std::move(options)) {
 }
 
 HttpLoop::~HttpLoop() {
+  Stop();
+  curl_multi_cleanup(multi_);
+  curl_slist_free_all(resolve_);
+}
+
+void HttpLoop::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
   curl_multi_wakeup(multi_);
-  thread_.join();
-  curl_multi_cleanup(multi_);
-  curl_slist_free_all(resolve_);
+  if (thread_.joinable()) thread_.join();
 }
 
 void HttpLoop::Post(Task task) {
@@ -133,6 +137,15 @@ void HttpLoop::Start(HttpCall call, Done done) {
 }
 
 void HttpLoop::Launch(std::unique_ptr<Transfer> t) {
+  if (!options_.unusable_reason.empty()) {
+    ++calls_started_;
+    HttpResult r;
+    r.error = options_.unusable_reason;
+    Done done = std::move(t->done);
+    t.reset();
+    done(std::move(r));
+    return;
+  }
   CURL* easy = curl_easy_init();
   t->easy = easy;
   const HttpCall& c = t->call;

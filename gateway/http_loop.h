@@ -60,12 +60,18 @@ class HttpLoop {
     std::vector<std::string> resolve;  // CURLOPT_RESOLVE pins
     int64_t connect_timeout_ms = 10000;
     size_t max_reply_bytes = 4 << 20;
+    // When set, every call fails at once with this transport error instead of being sent
+    // (the upstream host could not be resolved at start-up; curl must not resolve it itself).
+    std::string unusable_reason;
   };
   using Done = std::function<void(HttpResult)>;
   using Task = std::function<void()>;
 
   explicit HttpLoop(Options options);
-  ~HttpLoop();  // stops the thread; transfers still queued or in flight are dropped
+  ~HttpLoop();  // Stop()s
+  // Stops and joins the loop thread; transfers and timers still pending are dropped without
+  // calling back. Call it before destroying anything the callbacks refer to. Idempotent.
+  void Stop();
   HttpLoop(const HttpLoop&) = delete;
   HttpLoop& operator=(const HttpLoop&) = delete;
 

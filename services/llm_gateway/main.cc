@@ -51,7 +51,7 @@ void RaiseOpenFileLimit() {
 
 // Resolves the upstream host once and pins it (CURLOPT_RESOLVE), so no call ever starts a
 // resolver thread. IP literals need no pin.
-std::vector<std::string> PinUpstream(const std::string& base_url) {
+std::vector<std::string> PinUpstream(const std::string& base_url, std::string* unusable) {
   std::vector<std::string> pins;
   CURLU* url = curl_url();
   if (curl_url_set(url, CURLUPART_URL, base_url.c_str(), 0) != CURLUE_OK) {
@@ -76,8 +76,12 @@ std::vector<std::string> PinUpstream(const std::string& base_url) {
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
   if (getaddrinfo(h.c_str(), p.c_str(), &hints, &res) != 0 || res == nullptr) {
-    std::fprintf(stderr, "startup error: cannot resolve the upstream host %s\n", h.c_str());
-    std::exit(2);
+    // Keep serving (key registration, health); model calls fail as provider faults until a
+    // restart resolves the host.
+    *unusable = "the upstream host " + h + " could not be resolved at start-up";
+    arena::common::LogWarning("upstream not resolvable; model calls will fail until restart",
+                              {{"host", h}});
+    return pins;
   }
   char text[INET6_ADDRSTRLEN] = {0};
   if (res->ai_family == AF_INET6) {
@@ -151,7 +155,7 @@ int main(int argc, char** argv) {
   arena::gateway::HttpLoop::Options lopts;
   lopts.max_in_flight =
       positive("upstream_max_in_flight", absl::GetFlag(FLAGS_upstream_max_in_flight));
-  lopts.resolve = PinUpstream(gopts.base_url);
+  lopts.resolve = PinUpstream(gopts.base_url, &lopts.unusable_reason);
   arena::gateway::HttpLoop loop(lopts);
   arena::gateway::ModelGateway gateway(gopts, &loop, platform_key);
   arena::llm_gateway::GatewayService service(&gateway, *std::move(auth));
@@ -162,5 +166,6 @@ int main(int argc, char** argv) {
   options.services = {&service};
   for (const auto* game : arena::engine::AllGames()) options.games.emplace_back(game->Id());
   CheckOrDie(RunServer(options));
+  loop.Stop();  // no callback may outlive the gateway and service below
   return 0;
 }
