@@ -131,6 +131,9 @@ class State {
   virtual std::string PublicSerialize() const { return Serialize(); }
   virtual uint64_t Hash() const = 0;
   virtual std::string Render(const RenderOptions& options) const = 0;
+  // The current position alone in the game's own notation (FEN for chess), for tools and
+  // logs. Defaults to PublicSerialize().
+  virtual std::string PositionText() const { return PublicSerialize(); }
 
   // Leaf count of the move tree to `depth` plies (chance nodes are not expanded; games
   // document how perft treats them). The default walks the facade; games override it with

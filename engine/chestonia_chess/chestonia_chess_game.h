@@ -1,0 +1,69 @@
+// Chestonia chess behind the engine facade: variants, the state's actions as text, chance
+// nodes for the dart round and the landing, seat events and outcomes.
+//
+// Variant keys: players (2|3, default 2), board (alternating|plain|circles|target, default
+// alternating), darts (on|off; default on for circles and target, off otherwise), reverse
+// (on|off, default off), movecap (moves, 0 = none, default 0), first (seat letter or index of
+// the seat that leads, default the first seat). Seats are blue, white (two players) or blue,
+// black, white (three), in clockwise order.
+//
+// Actions by phase: "move" q,r:q,r; "dart-aim" aim q,r; "placement" place <Q|R|B|N|P> q,r or
+// skip; "penalty" penalty q,r; chance: dart-round / no-dart-round, land q,r / land miss.
+// The state holds no secret (the dart schedule is a chance event), so PublicSerialize equals
+// Serialize.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/chestonia_chess/position.h"
+#include "engine/core/game.h"
+
+namespace arena::engine::chestonia_chess {
+
+absl::StatusOr<Rules> RulesFromVariant(const Variant& variant);
+
+class ChestoniaChessState : public State {
+ public:
+  explicit ChestoniaChessState(const Position& pos) : pos_(pos) {}
+
+  std::unique_ptr<State> Clone() const override;
+  std::string_view GameId() const override { return "chestonia-chess"; }
+  int NumSeats() const override { return pos_.rules.players; }
+  int ToMove() const override;
+  std::string Phase() const override;
+  int ActionCount() const override { return pos_.action_count; }
+  std::vector<std::string> LegalActions() const override;
+  std::vector<ChanceOutcome> ChanceOutcomes() const override;
+  absl::Status Apply(std::string_view action) override;
+  absl::Status ApplySeatEvent(int seat, SeatEvent event) override;
+  Outcome GetOutcome() const override;
+  std::string Serialize() const override;
+  uint64_t Hash() const override;
+  std::string Render(const RenderOptions& options) const override;
+  uint64_t Perft(int depth) const override;
+
+  const Position& position() const { return pos_; }
+
+ private:
+  Position pos_;
+};
+
+class ChestoniaChessGame : public Game {
+ public:
+  static const ChestoniaChessGame& Instance();
+
+  std::string_view Id() const override { return "chestonia-chess"; }
+  std::string_view DisplayName() const override { return "Chestonia chess"; }
+  int MinSeats() const override { return 2; }
+  int MaxSeats() const override { return 3; }
+  std::vector<std::string> VariantKeys() const override;
+  std::vector<std::string> ExampleVariants() const override;
+  absl::StatusOr<std::unique_ptr<State>> NewInitialState(const Variant& variant) const override;
+  absl::StatusOr<std::unique_ptr<State>> Parse(std::string_view text,
+                                               const Variant& variant) const override;
+};
+
+}  // namespace arena::engine::chestonia_chess

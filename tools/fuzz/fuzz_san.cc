@@ -1,0 +1,20 @@
+// SAN reader: never crashes; an accepted move is legal, and its canonical SAN reads back to it.
+#include <string>
+
+#include "engine/chess/movegen.h"
+#include "engine/chess/notation.h"
+#include "tools/fuzz/fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace arena::engine::chess;
+  Position pos = arena::fuzz::PickPosition(data, size);
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto move = ParseSan(pos, text);
+  if (!move.ok()) return 0;
+  MoveList legal;
+  GenerateLegal(pos, legal);
+  ARENA_FUZZ_CHECK(legal.contains(*move));
+  auto again = ParseSan(pos, MoveToSan(pos, *move));
+  ARENA_FUZZ_CHECK(again.ok() && *again == *move);
+  return 0;
+}
