@@ -131,8 +131,9 @@ void HttpLoop::Start(HttpCall call, Done done) {
   if (OnLoopThread()) {
     queued_.push_back(std::move(transfer));
   } else {
-    auto* raw = transfer.release();
-    Post([this, raw] { queued_.push_back(std::unique_ptr<Transfer>(raw)); });
+    // std::function needs a copyable callable; a task dropped at shutdown frees the transfer.
+    auto holder = std::make_shared<std::unique_ptr<Transfer>>(std::move(transfer));
+    Post([this, holder] { queued_.push_back(std::move(*holder)); });
   }
 }
 
