@@ -1,0 +1,276 @@
+#include "gateway/http_loop.h"
+
+#include <sodium.h>
+#include <strings.h>
+
+#include <cstring>
+
+#include "absl/strings/ascii.h"
+
+namespace arena::gateway {
+
+struct HttpLoop::Transfer {
+  HttpCall call;
+  Done done;
+  CURL* easy = nullptr;
+  curl_slist* headers = nullptr;
+  HttpResult result;
+  size_t max_reply_bytes = 0;
+  char error[CURL_ERROR_SIZE] = {0};
+
+  ~Transfer() {
+    if (easy != nullptr) curl_easy_cleanup(easy);
+    for (curl_slist* h = headers; h != nullptr; h = h->next) {
+      if (h->data != nullptr) sodium_memzero(h->data, std::strlen(h->data));
+    }
+    curl_slist_free_all(headers);
+  }
+};
+
+namespace {
+
+size_t OnBody(char* data, size_t size, size_t n, void* user) {
+  auto* t = static_cast<HttpLoop::Transfer*>(user);
+  size_t bytes = size * n;
+  if (t->result.body.size() + bytes > t->max_reply_bytes) return 0;  // aborts the transfer
+  t->result.body.append(data, bytes);
+  return bytes;
+}
+
+size_t OnHeader(char* data, size_t size, size_t n, void* user) {
+  auto* t = static_cast<HttpLoop::Transfer*>(user);
+  size_t bytes = size * n;
+  constexpr char kRetryAfter[] = "retry-after:";
+  constexpr size_t kLen = sizeof(kRetryAfter) - 1;
+  if (bytes > kLen && strncasecmp(data, kRetryAfter, kLen) == 0) {
+    t->result.retry_after =
+        std::string(absl::StripAsciiWhitespace(absl::string_view(data + kLen, bytes - kLen)));
+  }
+  return bytes;
+}
+
+// Appends "Authorization: Bearer <key>" without the key ever touching unlocked heap memory
+// of ours; curl's own copy is wiped in ~Transfer.
+curl_slist* AppendBearer(curl_slist* list, const SecretKey& key) {
+  constexpr char kPrefix[] = "Authorization: Bearer ";
+  size_t len = sizeof(kPrefix) - 1 + key.size();
+  char* buf = static_cast<char*>(sodium_malloc(len + 1));
+  if (buf == nullptr) return list;
+  std::memcpy(buf, kPrefix, sizeof(kPrefix) - 1);
+  std::memcpy(buf + sizeof(kPrefix) - 1, key.data(), key.size());
+  buf[len] = '\0';
+  curl_slist* out = curl_slist_append(list, buf);
+  sodium_memzero(buf, len + 1);
+  sodium_free(buf);
+  return out != nullptr ? out : list;
+}
+
+}  // namespace
+
+HttpLoop::HttpLoop(Options options) : options_(std::move(options)) {
+  multi_ = curl_multi_init();
+  curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(options_.max_in_flight));
+  for (const auto& pin : options_.resolve) resolve_ = curl_slist_append(resolve_, pin.c_str());
+  std::mutex started_mu;
+  std::condition_variable started_cv;
+  bool started = false;
+  thread_ = std::thread([&] {
+    {
+      std::lock_guard<std::mutex> lock(started_mu);
+      thread_id_ = std::this_thread::get_id();
+      started = true;
+    }
+    started_cv.notify_one();
+    Run();
+  });
+  std::unique_lock<std::mutex> lock(started_mu);
+  started_cv.wait(lock, [&] { return started; });
+}
+
+HttpLoop::~HttpLoop() {
+  Stop();
+  curl_multi_cleanup(multi_);
+  curl_slist_free_all(resolve_);
+}
+
+void HttpLoop::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  curl_multi_wakeup(multi_);
+  if (thread_.joinable()) thread_.join();
+}
+
+void HttpLoop::Post(Task task) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stop_) return;
+    posted_.push_back(std::move(task));
+  }
+  curl_multi_wakeup(multi_);
+}
+
+void HttpLoop::After(absl::Duration delay, Task task) {
+  auto due = std::chrono::steady_clock::now() + absl::ToChronoMicroseconds(delay);
+  auto add = [this, due, task = std::move(task)]() mutable {
+    timers_.push(Timer{due, timer_seq_++, std::move(task)});
+  };
+  if (OnLoopThread()) {
+    add();
+  } else {
+    Post(std::move(add));
+  }
+}
+
+void HttpLoop::Start(HttpCall call, Done done) {
+  auto transfer = std::make_unique<Transfer>();
+  transfer->call = std::move(call);
+  transfer->done = std::move(done);
+  transfer->max_reply_bytes = options_.max_reply_bytes;
+  if (OnLoopThread()) {
+    queued_.push_back(std::move(transfer));
+  } else {
+    // std::function needs a copyable callable; a task dropped at shutdown frees the transfer.
+    auto holder = std::make_shared<std::unique_ptr<Transfer>>(std::move(transfer));
+    Post([this, holder] { queued_.push_back(std::move(*holder)); });
+  }
+}
+
+void HttpLoop::Launch(std::unique_ptr<Transfer> t) {
+  if (!options_.unusable_reason.empty()) {
+    ++calls_started_;
+    HttpResult r;
+    r.error = options_.unusable_reason;
+    Done done = std::move(t->done);
+    t.reset();
+    done(std::move(r));
+    return;
+  }
+  CURL* easy = curl_easy_init();
+  t->easy = easy;
+  const HttpCall& c = t->call;
+  curl_easy_setopt(easy, CURLOPT_URL, c.url.c_str());
+  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(c.timeout_ms));
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(c.stall_seconds));
+  if (resolve_ != nullptr) curl_easy_setopt(easy, CURLOPT_RESOLVE, resolve_);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
+  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, OnBody);
+  curl_easy_setopt(easy, CURLOPT_WRITEDATA, t.get());
+  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, OnHeader);
+  curl_easy_setopt(easy, CURLOPT_HEADERDATA, t.get());
+  curl_easy_setopt(easy, CURLOPT_PRIVATE, t.get());
+  t->headers = curl_slist_append(t->headers, "Accept: application/json");
+  if (c.post) {
+    t->headers = curl_slist_append(t->headers, "Content-Type: application/json");
+    curl_easy_setopt(easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, c.body.data());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(c.body.size()));
+  } else {
+    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+  }
+  // No "Expect: 100-continue" round trip for larger bodies.
+  t->headers = curl_slist_append(t->headers, "Expect:");
+  if (c.bearer != nullptr) t->headers = AppendBearer(t->headers, *c.bearer);
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t->headers);
+  ++in_flight_;
+  ++calls_started_;
+  live_.insert(t.get());
+  t.release();  // owned through CURLOPT_PRIVATE until Complete
+  curl_multi_add_handle(multi_, easy);
+}
+
+void HttpLoop::Complete(CURL* easy, CURLcode code) {
+  Transfer* raw = nullptr;
+  curl_easy_getinfo(easy, CURLINFO_PRIVATE, reinterpret_cast<char**>(&raw));
+  std::unique_ptr<Transfer> t(raw);
+  live_.erase(raw);
+  curl_multi_remove_handle(multi_, easy);
+  --in_flight_;
+  HttpResult& r = t->result;
+  long status = 0;
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+  long request_size = 0;
+  curl_easy_getinfo(easy, CURLINFO_REQUEST_SIZE, &request_size);
+  curl_off_t total_us = 0;
+  curl_easy_getinfo(easy, CURLINFO_TOTAL_TIME_T, &total_us);
+  r.latency_us = static_cast<int64_t>(total_us);
+  r.request_sent = request_size > 0;
+  if (code == CURLE_OK) {
+    r.status = static_cast<int>(status);
+  } else {
+    r.status = 0;
+    r.timed_out = code == CURLE_OPERATION_TIMEDOUT;
+    r.error = t->error[0] != '\0' ? std::string(t->error) : curl_easy_strerror(code);
+    r.body.clear();
+  }
+  Done done = std::move(t->done);
+  HttpResult result = std::move(t->result);
+  t.reset();  // wipes the header copy of the key before the callback runs
+  done(std::move(result));
+}
+
+void HttpLoop::Run() {
+  std::vector<Task> tasks;
+  while (true) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) break;
+      tasks.swap(posted_);
+    }
+    for (auto& task : tasks) task();
+    tasks.clear();
+
+    auto now = std::chrono::steady_clock::now();
+    while (!timers_.empty() && timers_.top().due <= now) {
+      Task task = std::move(const_cast<Timer&>(timers_.top()).task);
+      timers_.pop();
+      task();
+    }
+    while (!queued_.empty() && in_flight_ < options_.max_in_flight) {
+      auto t = std::move(queued_.front());
+      queued_.pop_front();
+      Launch(std::move(t));
+    }
+
+    int running = 0;
+    curl_multi_perform(multi_, &running);
+    int left = 0;
+    while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+      if (msg->msg == CURLMSG_DONE) Complete(msg->easy_handle, msg->data.result);
+    }
+
+    long wait_ms = 1000;
+    long curl_wait = -1;
+    curl_multi_timeout(multi_, &curl_wait);
+    if (curl_wait >= 0 && curl_wait < wait_ms) wait_ms = curl_wait;
+    if (!timers_.empty()) {
+      auto until = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       timers_.top().due - std::chrono::steady_clock::now())
+                       .count();
+      if (until < wait_ms) wait_ms = until < 0 ? 0 : static_cast<long>(until);
+    }
+    if (!queued_.empty() && in_flight_ < options_.max_in_flight) wait_ms = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!posted_.empty() || stop_) wait_ms = 0;
+    }
+    if (wait_ms > 0) curl_multi_poll(multi_, nullptr, 0, static_cast<int>(wait_ms), nullptr);
+  }
+  // Shutting down: drop what is left (the server has drained its calls by now).
+  while (!queued_.empty()) queued_.pop_front();
+  while (!timers_.empty()) timers_.pop();
+  for (Transfer* t : live_) {
+    curl_multi_remove_handle(multi_, t->easy);
+    delete t;
+  }
+  live_.clear();
+}
+
+}  // namespace arena::gateway

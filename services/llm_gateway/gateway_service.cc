@@ -1,0 +1,94 @@
+#include "services/llm_gateway/gateway_service.h"
+
+#include "services/common/grpc_util.h"
+#include "services/common/log.h"
+
+namespace arena::llm_gateway {
+
+grpc::ServerUnaryReactor* GatewayService::RegisterKey(grpc::CallbackServerContext* ctx,
+                                                      const arena::v1::RegisterKeyRequest* request,
+                                                      arena::v1::RegisterKeyResponse* response) {
+  auto* reactor = ctx->DefaultReactor();
+  if (auto s = auth_.Require(*ctx, {"arena"}); !s.ok()) {
+    reactor->Finish(common::ToGrpc(s));
+    return reactor;
+  }
+  auto handle = gateway_->vault().Register(request->game_id(), request->seat(), request->api_key());
+  if (!handle.ok()) {
+    reactor->Finish(common::ToGrpc(handle.status()));
+    return reactor;
+  }
+  response->set_key_handle(*handle);
+  common::LogInfo("key registered", {{"game_id", request->game_id()}, {"seat", request->seat()}});
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* GatewayService::ReleaseKey(grpc::CallbackServerContext* ctx,
+                                                     const arena::v1::ReleaseKeyRequest* request,
+                                                     arena::v1::ReleaseKeyResponse*) {
+  auto* reactor = ctx->DefaultReactor();
+  if (auto s = auth_.Require(*ctx, {"arena"}); !s.ok()) {
+    reactor->Finish(common::ToGrpc(s));
+    return reactor;
+  }
+  absl::Status status;
+  if (!request->key_handle().empty()) {
+    status = gateway_->vault().Release(request->key_handle(), request->game_id());
+    if (status.ok()) common::LogInfo("key released", {{"game_id", request->game_id()}});
+  } else if (!request->game_id().empty()) {
+    int n = gateway_->vault().ReleaseGame(request->game_id());
+    common::LogInfo("game keys released", {{"game_id", request->game_id()}, {"count", n}});
+  } else {
+    status = absl::InvalidArgumentError("key_handle or game_id is required");
+  }
+  reactor->Finish(common::ToGrpc(status));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* GatewayService::ChooseMove(grpc::CallbackServerContext* ctx,
+                                                     const arena::v1::ModelTurnRequest* request,
+                                                     arena::v1::ModelTurnResponse* response) {
+  auto* reactor = ctx->DefaultReactor();
+  if (auto s = auth_.Require(*ctx, {"arena"}); !s.ok()) {
+    reactor->Finish(common::ToGrpc(s));
+    return reactor;
+  }
+  // Runs on this thread for a refusal, else later on the HTTP loop's thread.
+  gateway_->ChooseMove(
+      *request, [reactor, response](absl::Status status, arena::v1::ModelTurnResponse result) {
+        if (status.ok()) *response = std::move(result);
+        reactor->Finish(common::ToGrpc(status));
+      });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* GatewayService::ListModels(grpc::CallbackServerContext* ctx,
+                                                     const arena::v1::ListModelsRequest* request,
+                                                     arena::v1::ListModelsResponse* response) {
+  auto* reactor = ctx->DefaultReactor();
+  if (auto s = auth_.Require(*ctx, {"arena"}); !s.ok()) {
+    reactor->Finish(common::ToGrpc(s));
+    return reactor;
+  }
+  gateway_->ListModels(
+      request->key_handle(),
+      [reactor, response](absl::StatusOr<std::vector<gateway::ModelEntry>> models) {
+        if (!models.ok()) {
+          reactor->Finish(common::ToGrpc(models.status()));
+          return;
+        }
+        for (const auto& m : *models) {
+          auto* info = response->add_models();
+          info->set_id(m.id);
+          info->set_input_usd_per_token(m.input_usd);
+          info->set_output_usd_per_token(m.output_usd);
+          info->set_context_length(m.context_length);
+          info->set_max_completion_tokens(m.max_completion_tokens);
+        }
+        reactor->Finish(grpc::Status::OK);
+      });
+  return reactor;
+}
+
+}  // namespace arena::llm_gateway

@@ -1,0 +1,231 @@
+#include "services/mock_abacus/mock_api.h"
+
+#include <cmath>
+#include <functional>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "engine/core/game.h"
+#include "gateway/prompt.h"
+#include "nlohmann/json.hpp"
+#include "services/mock_abacus/mock_models.h"
+
+namespace arena::mock_abacus {
+namespace {
+
+using nlohmann::json;
+
+MockResponse JsonResponse(int status, const json& body) {
+  MockResponse r;
+  r.status = status;
+  r.body = body.dump();
+  return r;
+}
+
+MockResponse OpenAiError(int status, const std::string& message, const std::string& type,
+                         const std::string& code) {
+  return JsonResponse(status, {{"error", {{"message", message}, {"type", type}, {"code", code}}}});
+}
+
+int64_t CeilTokens(size_t bytes) {
+  return static_cast<int64_t>((bytes + 3) / 4);
+}
+
+}  // namespace
+
+absl::StatusOr<MockAbacus> MockAbacus::Make(const std::string& keys, Options options) {
+  MockAbacus m;
+  m.options_ = options;
+  for (absl::string_view item : absl::StrSplit(keys, ',', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(item, absl::MaxSplits(':', 1));
+    int64_t balance = 0;
+    if (parts.size() != 2 || parts[0].empty() || !absl::SimpleAtoi(parts[1], &balance)) {
+      return absl::InvalidArgumentError("--keys wants key:balance pairs separated by commas");
+    }
+    m.keys_.push_back(parts[0]);
+    m.balances_.push_back(balance);
+  }
+  return m;
+}
+
+MockResponse MockAbacus::Handle(const std::string& method, const std::string& path,
+                                const std::string& authorization, const std::string& body) {
+  int key_index = -1;
+  const std::string prefix = "Bearer ";
+  if (authorization.rfind(prefix, 0) == 0) {
+    std::string key = authorization.substr(prefix.size());
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] == key) key_index = static_cast<int>(i);
+    }
+  }
+  MockResponse r;
+  if (path != "/v1/models" && path != "/v1/chat/completions") {
+    r = OpenAiError(404, "Not found", "invalid_request_error", "not_found");
+  } else if (key_index < 0) {
+    r = OpenAiError(401, "Invalid API key provided.", "invalid_request_error", "invalid_api_key");
+  } else if (path == "/v1/models") {
+    if (method != "GET") {
+      r = OpenAiError(405, "Method not allowed", "invalid_request_error", "method_not_allowed");
+    } else {
+      json data = json::array();
+      for (const auto& m : MockModels()) {
+        data.push_back({{"id", m.id},
+                        {"object", "model"},
+                        {"owned_by", "mock-abacus"},
+                        {"input_token_rate", m.input_rate},
+                        {"output_token_rate", m.output_rate},
+                        {"context_length", m.context_length},
+                        {"max_completion_tokens", m.max_completion_tokens}});
+      }
+      r = JsonResponse(200, {{"object", "list"}, {"data", data}});
+    }
+  } else if (method != "POST") {
+    r = OpenAiError(405, "Method not allowed", "invalid_request_error", "method_not_allowed");
+  } else {
+    r = ChatCompletion(key_index, body);
+  }
+  r.key_index = key_index;
+  if (r.model.empty() && path == "/v1/chat/completions") {
+    json request = json::parse(body, nullptr, false);
+    if (request.is_object() && request.contains("model") && request["model"].is_string()) {
+      r.model = request["model"].get<std::string>();
+    }
+  }
+  return r;
+}
+
+std::string MockAbacus::CompetentReply(const std::string& prompt_text, bool* ok) const {
+  *ok = false;
+  auto found = gateway::FindPromptedPosition(prompt_text);
+  if (!found.ok()) return "";
+  const engine::Game* game = engine::FindGame(found->game_id);
+  if (game == nullptr) return "";
+  auto variant = engine::Variant::Parse(found->variant);
+  if (!variant.ok()) return "";
+  auto state = game->Parse(found->position, *variant);
+  if (!state.ok()) return "";
+  auto legal = (*state)->LegalActions();
+  if (legal.empty()) return "";
+  const std::string& move = legal[std::hash<std::string>()(found->position) % legal.size()];
+  *ok = true;
+  return json({{"move", move}, {"reasoning", "It develops my position and keeps my king safe."}})
+      .dump();
+}
+
+MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) {
+  json request = json::parse(body, nullptr, false);
+  if (!request.is_object() || !request.contains("model") || !request["model"].is_string() ||
+      !request.contains("messages") || !request["messages"].is_array()) {
+    return OpenAiError(400, "Invalid request body: model and messages are required",
+                       "invalid_request_error", "invalid_request");
+  }
+  std::string model_id = request["model"].get<std::string>();
+  const MockModel* model = FindMockModel(model_id);
+  if (model == nullptr) {
+    auto r = OpenAiError(404, "The model '" + model_id + "' does not exist",
+                         "invalid_request_error", "model_not_found");
+    r.model = model_id;
+    return r;
+  }
+  int64_t max_tokens = request.value("max_tokens", static_cast<int64_t>(4096));
+  if (max_tokens <= 0) {
+    return OpenAiError(400, "max_tokens must be positive", "invalid_request_error",
+                       "invalid_request");
+  }
+  MockResponse out;
+  if (balances_[key_index] <= 0 || model->behaviour == Behaviour::kOutOfCredits) {
+    out = OpenAiError(options_.out_of_credits_status,
+                      "You have no remaining credits to use the LLM apis.", "insufficient_quota",
+                      "insufficient_credits");
+    out.model = model_id;
+    return out;
+  }
+  std::string all_text;
+  size_t prompt_bytes = 0;
+  int assistant_turns = 0;
+  int messages = 0;
+  for (const auto& m : request["messages"]) {
+    if (!m.is_object() || !m.contains("content") || !m["content"].is_string()) continue;
+    const std::string& c = m["content"].get_ref<const std::string&>();
+    prompt_bytes += c.size();
+    ++messages;
+    if (m.value("role", "") == "assistant") ++assistant_turns;
+    if (m.value("role", "") == "user") all_text += c + "\n";
+  }
+
+  std::string content;
+  std::string finish = "stop";
+  switch (model->behaviour) {
+    case Behaviour::kServerError:
+      out = JsonResponse(500, {{"success", false}, {"error", "Internal server error"}});
+      out.model = model_id;
+      return out;
+    case Behaviour::kRateLimitedOnce: {
+      size_t h = std::hash<std::string>()(body);
+      if (seen_bodies_.insert(h).second) {
+        out = OpenAiError(429, "Rate limit exceeded; retry later.", "rate_limit_error",
+                          "rate_limited");
+        out.headers.push_back({"Retry-After", "1"});
+        out.model = model_id;
+        return out;
+      }
+      bool ok;
+      content = CompetentReply(all_text, &ok);
+      break;
+    }
+    case Behaviour::kIllegalThenLegal:
+      if (assistant_turns == 0) {
+        content = json({{"move", "z9z9"}, {"reasoning", "A bold idea."}}).dump();
+      } else {
+        bool ok;
+        content = CompetentReply(all_text, &ok);
+      }
+      break;
+    case Behaviour::kGarbage:
+      content = "The weather is lovely today and I would rather talk about gardening.";
+      break;
+    case Behaviour::kTruncated:
+      content = "{\"move\": \"";
+      finish = "length";
+      break;
+    case Behaviour::kSlow:
+      out.delay_ms = options_.slow_ms;
+      [[fallthrough]];
+    default: {
+      bool ok;
+      content = CompetentReply(all_text, &ok);
+      if (!ok) content = "I cannot read the position you gave me.";
+      break;
+    }
+  }
+  int64_t completion_tokens = std::max<int64_t>(1, CeilTokens(content.size()));
+  if (completion_tokens > max_tokens) {
+    content = content.substr(0, static_cast<size_t>(max_tokens) * 4);
+    completion_tokens = max_tokens;
+    finish = "length";
+  }
+  if (model->behaviour == Behaviour::kTruncated) completion_tokens = max_tokens;
+  int64_t prompt_tokens = CeilTokens(prompt_bytes) + 4 * messages;
+  double usd = prompt_tokens * model->input_usd + completion_tokens * model->output_usd;
+  int64_t cost_micro = static_cast<int64_t>(std::ceil(usd * 1e6 - 1e-9));
+  balances_[key_index] -= cost_micro;
+  json reply = {
+      {"id", "chatcmpl-mock"},
+      {"object", "chat.completion"},
+      {"model", model_id},
+      {"choices", json::array({{{"index", 0},
+                                {"message", {{"role", "assistant"}, {"content", content}}},
+                                {"finish_reason", finish}}})},
+      {"usage",
+       {{"prompt_tokens", prompt_tokens},
+        {"completion_tokens", completion_tokens},
+        {"total_tokens", prompt_tokens + completion_tokens},
+        {"compute_points_used", cost_micro}}}};
+  int delay = out.delay_ms;
+  out = JsonResponse(200, reply);
+  out.delay_ms = delay;
+  out.model = model_id;
+  return out;
+}
+
+}  // namespace arena::mock_abacus

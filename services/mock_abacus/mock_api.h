@@ -1,0 +1,49 @@
+// The stand-in's API logic, independent of sockets: GET /v1/models and POST
+// /v1/chat/completions with Abacus's shapes, status codes, usage (compute_points_used too),
+// per-key credit balances that run out, and per-model scripted behaviour.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace arena::mock_abacus {
+
+struct MockResponse {
+  int status = 200;
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  int delay_ms = 0;
+  // For the log (never the key itself).
+  std::string model;
+  int key_index = -1;
+};
+
+class MockAbacus {
+ public:
+  struct Options {
+    int slow_ms = 3000;
+    int out_of_credits_status = 400;  // Abacus answers 400 (seen live) or 429
+  };
+  // `keys`: "key1:1000000,key2:0", balances in micro-USD.
+  static absl::StatusOr<MockAbacus> Make(const std::string& keys, Options options);
+
+  MockResponse Handle(const std::string& method, const std::string& path,
+                      const std::string& authorization, const std::string& body);
+
+ private:
+  MockResponse ChatCompletion(int key_index, const std::string& body);
+  std::string CompetentReply(const std::string& prompt_text, bool* ok) const;
+
+  Options options_;
+  std::vector<std::string> keys_;
+  std::vector<int64_t> balances_;  // micro-USD
+  std::set<size_t> seen_bodies_;   // for the rate-limited-once model
+};
+
+}  // namespace arena::mock_abacus
