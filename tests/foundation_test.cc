@@ -4,10 +4,13 @@
 // credentials are checked.
 #include <signal.h>
 
+#include <algorithm>
 #include <thread>
 
+#include "arena/v1/bot.grpc.pb.h"
 #include "arena/v1/common.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "engine/core/game.h"
 #include "gmock/gmock.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
@@ -145,28 +148,39 @@ TEST(ServersTest, EveryServerServesHealthInfoAndStopsCleanlyOnSigterm) {
 }
 
 TEST(ServersTest, SigtermDrainsACallInFlight) {
-  // A call that is waiting on the server when SIGTERM arrives still gets its answer.
-  ServerProcess server(ARENA_BOT_BIN, {"--drain_seconds=10"});
+  // A search that is running on the server when SIGTERM arrives still gets its answer, and the
+  // server then exits 0.
+  ServerProcess server(ARENA_BOT_BIN, {"--drain_seconds=20"});
   ASSERT_TRUE(server.ok());
-  auto stub = grpc::health::v1::Health::NewStub(server.channel());
-  std::atomic<int> answered{0};
-  std::vector<std::thread> callers;
-  for (int i = 0; i < 8; ++i) {
-    callers.emplace_back([&] {
-      for (int j = 0; j < 20; ++j) {
-        grpc::ClientContext ctx;
-        common::SetDeadline(ctx, absl::Seconds(10));
-        grpc::health::v1::HealthCheckResponse resp;
-        if (stub->Check(&ctx, grpc::health::v1::HealthCheckRequest(), &resp).ok()) ++answered;
-      }
-    });
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  auto code = server.Stop();
-  for (auto& t : callers) t.join();
+  const engine::Game* chess = engine::FindGame("chess");
+  ASSERT_NE(chess, nullptr);
+  auto start = chess->NewInitialState(engine::Variant());
+  ASSERT_TRUE(start.ok());
+  EXPECT_EQ(Health(server), grpc::health::v1::HealthCheckResponse::SERVING);  // connected
+
+  v1::ChooseMoveRequest req;
+  req.set_game(v1::GAME_KIND_CHESS);
+  req.set_position((*start)->PublicSerialize());
+  req.set_seat(0);
+  req.set_level(8);
+  req.set_time_cap_ms(1500);
+  v1::ChooseMoveResponse resp;
+  grpc::Status status;
+  std::thread caller([&] {
+    grpc::ClientContext ctx;
+    common::SetDeadline(ctx, absl::Seconds(30));
+    status = v1::BotService::NewStub(server.channel())->ChooseMove(&ctx, req, &resp);
+  });
+  // Give the call time to reach the server and start searching.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto code = server.Stop(absl::Seconds(30));
+  caller.join();
   ASSERT_TRUE(code.has_value());
-  EXPECT_EQ(*code, 0);
-  EXPECT_GT(answered.load(), 0);
+  EXPECT_EQ(*code, 0) << server.process().Stderr();
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  EXPECT_FALSE(resp.move().text().empty());
+  std::vector<std::string> legal = (*start)->LegalActions();
+  EXPECT_NE(std::find(legal.begin(), legal.end(), resp.move().text()), legal.end());
 }
 
 struct BadStart {

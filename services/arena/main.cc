@@ -108,11 +108,12 @@ int main(int argc, char** argv) {
   int sweep_ms = absl::GetFlag(FLAGS_hold_sweep_ms);
   if (sweep_ms < 10) DieAtStartup(absl::InvalidArgumentError("--hold_sweep_ms must be >= 10"));
 
+  // Migrations first: --migrate_only needs nothing else.
+  auto pool = OpenDatabaseOrDie("arena", arena::migrations::ArenaMigrations());
   const std::string secrets_dir = absl::GetFlag(FLAGS_secrets_dir);
   std::string token_key = ValueOrDie(arena::accounts::Accounts::LoadOrCreateTokenKey(secrets_dir));
   auto services = ValueOrDie(ServiceAuthenticator::Load(secrets_dir, {"arena"}));
 
-  auto pool = OpenDatabaseOrDie("arena", arena::migrations::ArenaMigrations());
   arena::accounts::PasswordHasher hasher(cost == "interactive"
                                              ? arena::accounts::PasswordHasher::Cost::kInteractive
                                              : arena::accounts::PasswordHasher::Cost::kMinimum);

@@ -26,6 +26,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "services/common/config.h"
 #include "services/common/grpc_util.h"
+#include "tools/arenactl/demo.h"
 #include "tools/arenactl/verify.h"
 
 ABSL_FLAG(std::string, game_state_addr, "127.0.0.1:7101", "arena-game-state address.");
@@ -33,6 +34,12 @@ ABSL_FLAG(std::string, bot_addr, "127.0.0.1:7102", "arena-bot address.");
 ABSL_FLAG(std::string, gateway_addr, "127.0.0.1:7103", "arena-llm-gateway address.");
 ABSL_FLAG(std::string, arena_addr, "127.0.0.1:7100", "arena address.");
 ABSL_FLAG(int, timeout_ms, 3000, "Deadline of each call.");
+ABSL_FLAG(std::string, demo_game, "chestonia-chess", "demo: the game to play.");
+ABSL_FLAG(std::string, demo_variant, "players=3,darts=on", "demo: its variant options.");
+ABSL_FLAG(int, demo_level, 2, "demo: the bot level playing every seat.");
+ABSL_FLAG(int, demo_move_delay_ms, 300, "demo: pause between moves.");
+ABSL_FLAG(int, demo_max_actions, 400, "demo: stop after this many actions.");
+ABSL_FLAG(bool, once, false, "watch: draw the current position once and exit.");
 ABSL_FLAG(std::string, token, "", "Bearer token (prefer --token_file).");
 ABSL_FLAG(std::string, token_file, "",
           "File with the bearer token; signup and signin write it (mode 0600).");
@@ -527,6 +534,24 @@ const std::map<std::string, Command>& Commands() {
       {"unfreeze", [](const Args& a) { return Freeze(a, false); }},
       {"allowance", Allowance},
       {"audit", Audit},
+      {"demo",
+       [](const Args&) {
+         arena::arenactl::DemoOptions o;
+         o.game_state_addr = absl::GetFlag(FLAGS_game_state_addr);
+         o.bot_addr = absl::GetFlag(FLAGS_bot_addr);
+         o.game = absl::GetFlag(FLAGS_demo_game);
+         o.variant = absl::GetFlag(FLAGS_demo_variant);
+         o.level = absl::GetFlag(FLAGS_demo_level);
+         o.move_delay_ms = absl::GetFlag(FLAGS_demo_move_delay_ms);
+         o.max_actions = absl::GetFlag(FLAGS_demo_max_actions);
+         o.timeout = absl::Milliseconds(absl::GetFlag(FLAGS_timeout_ms));
+         return arena::arenactl::RunDemo(o);
+       }},
+      {"watch",
+       [](const Args& a) {
+         return arena::arenactl::RunWatch(absl::GetFlag(FLAGS_game_state_addr),
+                                          a.empty() ? "" : a[0], absl::GetFlag(FLAGS_once));
+       }},
       {"verify",
        [](const Args& a) {
          return arena::arenactl::RunVerify(absl::GetFlag(FLAGS_game_state_addr),
@@ -542,6 +567,9 @@ constexpr char kUsage[] =
     "Commands:\n"
     "  health                          health and version of every server\n"
     "  verify GAME                     recompute every random draw of a finished game\n"
+    "  demo                            bots play a game on fresh guest seats (--demo_game, "
+    "--demo_variant)\n"
+    "  watch GAME [--once]             follow a game live, redrawing the board\n"
     "  signup NAME | signin NAME       password from --password_file or stdin; token to "
     "--token_file\n"
     "  guest                           a guest token (play without an account)\n"
