@@ -2,6 +2,10 @@
 
 add_library(arena_options INTERFACE)
 target_compile_options(arena_options INTERFACE -Wall -Wextra -Wpedantic -Wno-unused-parameter)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  # GCC 12 reports std::string concatenation at -O3 as overlapping memcpy (GCC bug 105651).
+  target_compile_options(arena_options INTERFACE -Wno-restrict)
+endif()
 if(ARENA_WERROR)
   target_compile_options(arena_options INTERFACE -Werror)
 endif()
