@@ -274,7 +274,8 @@ void ModelGateway::ChooseMove(const ModelTurnRequest& request, TurnDone done) {
   }
   std::shared_ptr<const SecretKey> key;
   if (!request.key_handle().empty()) {
-    auto found = vault_.Lookup(request.key_handle(), request.game_id(), request.seat());
+    const int key_seat = request.has_key_seat() ? request.key_seat() : request.seat();
+    auto found = vault_.Lookup(request.key_handle(), request.game_id(), key_seat);
     if (!found.ok()) return refuse(found.status());
     key = *std::move(found);
   } else {

@@ -90,10 +90,12 @@ void WorkQueue::Loop() {
 // --- Plumbing ------------------------------------------------------------------------------
 
 ArenaServiceImpl::ArenaServiceImpl(accounts::Accounts& accounts, ledger::Ledger& ledger,
-                                   common::ServiceAuthenticator services, int workers)
+                                   common::ServiceAuthenticator services, int workers,
+                                   PlayDeps play)
     : accounts_(accounts),
       ledger_(ledger),
       services_(std::move(services)),
+      play_(play),
       password_queue_(2, 256),
       queue_(workers, 4096) {}
 

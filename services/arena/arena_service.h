@@ -17,7 +17,10 @@
 
 #include "arena/v1/arena.grpc.pb.h"
 #include "services/arena/accounts.h"
+#include "services/arena/league_runner.h"
 #include "services/arena/ledger.h"
+#include "services/arena/seat_driver.h"
+#include "services/arena/service_clients.h"
 #include "services/common/service_auth.h"
 
 namespace arena::service {
@@ -40,10 +43,21 @@ class WorkQueue {
   std::vector<std::thread> threads_;
 };
 
+// What the table, league and history RPCs work with. Every pointer is null when arena runs
+// without the other services' addresses (then those RPCs answer UNAVAILABLE after checking
+// the caller and the request).
+struct PlayDeps {
+  common::PgPool* pool = nullptr;
+  ServiceClients* clients = nullptr;
+  SeatDriver* driver = nullptr;
+  LeagueRunner* leagues = nullptr;
+  int clue_level = 4;
+};
+
 class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
  public:
   ArenaServiceImpl(accounts::Accounts& accounts, ledger::Ledger& ledger,
-                   common::ServiceAuthenticator services, int workers);
+                   common::ServiceAuthenticator services, int workers, PlayDeps play = {});
 
   using Ctx = grpc::CallbackServerContext;
   using Reactor = grpc::ServerUnaryReactor;
@@ -75,7 +89,32 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   Reactor* PostHold(Ctx*, const v1::PostHoldRequest*, v1::TransferResponse*) override;
   Reactor* VoidHold(Ctx*, const v1::VoidHoldRequest*, v1::VoidHoldResponse*) override;
 
+  // Tables, leagues, ratings and history (play_rpcs.cc).
+  Reactor* CreateTable(Ctx*, const v1::ArenaCreateTableRequest*,
+                       v1::ArenaCreateTableResponse*) override;
+  Reactor* GetTable(Ctx*, const v1::TableRef*, v1::ArenaTable*) override;
+  Reactor* SupplyKey(Ctx*, const v1::SupplyKeyRequest*, v1::SupplyKeyResponse*) override;
+  Reactor* GetClue(Ctx*, const v1::ClueRequest*, v1::ClueResponse*) override;
+  Reactor* CreateLeague(Ctx*, const v1::CreateLeagueRequest*, v1::League*) override;
+  Reactor* StartLeague(Ctx*, const v1::LeagueRef*, v1::League*) override;
+  Reactor* PauseLeague(Ctx*, const v1::LeagueRef*, v1::League*) override;
+  Reactor* ResumeLeague(Ctx*, const v1::LeagueRef*, v1::League*) override;
+  Reactor* CancelLeague(Ctx*, const v1::LeagueRef*, v1::League*) override;
+  Reactor* ListLeagues(Ctx*, const v1::ListLeaguesRequest*, v1::ListLeaguesResponse*) override;
+  Reactor* GetStandings(Ctx*, const v1::LeagueRef*, v1::StandingsResponse*) override;
+  Reactor* GetLeaderboard(Ctx*, const v1::LeaderboardRequest*, v1::LeaderboardResponse*) override;
+  Reactor* ListMatches(Ctx*, const v1::ListMatchesRequest*, v1::ListMatchesResponse*) override;
+  Reactor* ExportGame(Ctx*, const v1::ExportGameRequest*, v1::ExportGameResponse*) override;
+  Reactor* GetModelStats(Ctx*, const v1::ModelStatsRequest*, v1::ModelStatsResponse*) override;
+
  private:
+  Reactor* LeagueVerb(Ctx* ctx, const v1::LeagueRef* req, v1::League* resp, const char* verb);
+  absl::Status CreateTableWork(const Ctx& ctx, const v1::ArenaCreateTableRequest& req,
+                               v1::ArenaCreateTableResponse* resp);
+  absl::Status ExportGameWork(const Ctx& ctx, const v1::ExportGameRequest& req,
+                              v1::ExportGameResponse* resp);
+  absl::Status PlayAvailable() const;
+
   Reactor* Run(Ctx* ctx, WorkQueue& queue, std::function<absl::Status()> work);
   // The bearer token's principal; UNAUTHENTICATED without a valid one.
   absl::StatusOr<accounts::Principal> Caller(const Ctx& ctx);
@@ -90,6 +129,7 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   accounts::Accounts& accounts_;
   ledger::Ledger& ledger_;
   common::ServiceAuthenticator services_;
+  PlayDeps play_;
   WorkQueue password_queue_;
   WorkQueue queue_;
 };

@@ -28,6 +28,14 @@ ABSL_FLAG(std::string, password_cost, "interactive",
           "argon2id cost: interactive (production) or minimum (tests only).");
 ABSL_FLAG(int, hold_sweep_ms, 1000, "How often the sweeper expires overdue holds.");
 ABSL_FLAG(int, ledger_workers, 32, "Worker threads for account and ledger calls.");
+ABSL_FLAG(std::string, game_state_addr, "",
+          "arena-game-state address; with --bot_addr and --gateway_addr it enables tables, "
+          "seat drivers and leagues.");
+ABSL_FLAG(std::string, bot_addr, "", "arena-bot address.");
+ABSL_FLAG(std::string, gateway_addr, "", "arena-llm-gateway address.");
+ABSL_FLAG(int, clue_level, 4, "The bot level that suggests moves at tables with clues on.");
+ABSL_FLAG(int, bot_time_cap_ms, 5000, "The most a bot seat may think when its clock allows more.");
+ABSL_FLAG(int, league_tick_ms, 250, "How often the league loop looks for work.");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& ArenaMigrations();
@@ -129,9 +137,56 @@ int main(int argc, char** argv) {
   }
 
   HoldSweeper sweeper(ledger, absl::Milliseconds(sweep_ms));
-  arena::service::ArenaServiceImpl service(accounts, ledger, std::move(services), workers);
+
+  // Tables, seat drivers and leagues need the other services.
+  arena::service::ServiceAddresses addresses{absl::GetFlag(FLAGS_game_state_addr),
+                                             absl::GetFlag(FLAGS_bot_addr),
+                                             absl::GetFlag(FLAGS_gateway_addr)};
+  std::unique_ptr<arena::service::ServiceClients> clients;
+  std::unique_ptr<arena::service::SeatDriver> driver;
+  std::unique_ptr<arena::service::LeagueRunner> leagues;
+  arena::service::PlayDeps play;
+  play.pool = pool.get();
+  play.clue_level = absl::GetFlag(FLAGS_clue_level);
+  if (play.clue_level < 1 || play.clue_level > 8) {
+    DieAtStartup(absl::InvalidArgumentError("--clue_level must be within 1..8"));
+  }
+  const int bot_cap_ms = absl::GetFlag(FLAGS_bot_time_cap_ms);
+  const int tick_ms = absl::GetFlag(FLAGS_league_tick_ms);
+  if (bot_cap_ms < 10) DieAtStartup(absl::InvalidArgumentError("--bot_time_cap_ms must be >= 10"));
+  if (tick_ms < 10) DieAtStartup(absl::InvalidArgumentError("--league_tick_ms must be >= 10"));
+  const int given =
+      !addresses.game_state.empty() + !addresses.bot.empty() + !addresses.gateway.empty();
+  if (given != 0 && given != 3) {
+    DieAtStartup(
+        absl::InvalidArgumentError("--game_state_addr, --bot_addr and --gateway_addr go together"));
+  }
+  if (given == 3) {
+    auto identity = ValueOrDie(ServiceIdentity::Load(secrets_dir, "arena"));
+    clients = std::make_unique<arena::service::ServiceClients>(addresses, std::move(identity));
+    arena::service::SeatDriverOptions driver_options;
+    driver_options.bot_time_cap = absl::Milliseconds(bot_cap_ms);
+    driver_options.clue_level = play.clue_level;
+    driver = std::make_unique<arena::service::SeatDriver>(*clients, *pool, ledger, driver_options);
+    leagues = std::make_unique<arena::service::LeagueRunner>(*clients, *pool, *driver,
+                                                             absl::Milliseconds(tick_ms));
+    driver->SetOnGameEnd([&leagues](const std::string&) { leagues->Wake(); });
+    play.clients = clients.get();
+    play.driver = driver.get();
+    play.leagues = leagues.get();
+    CheckOrDie(driver->ResumeAll());
+    leagues->Start();
+  } else {
+    LogWarning("no --game_state_addr/--bot_addr/--gateway_addr: tables and leagues are off");
+  }
+
+  arena::service::ArenaServiceImpl service(accounts, ledger, std::move(services), workers, play);
   options.services = {&service};
-  options.on_shutdown = [&] { sweeper.Stop(); };
+  options.on_shutdown = [&] {
+    if (leagues) leagues->Stop();
+    if (driver) driver->Stop();
+    sweeper.Stop();
+  };
   CheckOrDie(RunServer(options));
   return 0;
 }

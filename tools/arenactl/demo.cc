@@ -9,28 +9,10 @@
 #include "arena/v1/bot.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
 #include "engine/core/game.h"
+#include "services/common/actions.h"
 #include "services/common/grpc_util.h"
 
 namespace arena::arenactl {
-namespace {
-
-v1::ActionKind KindOf(const std::string& text) {
-  if (text.rfind("aim ", 0) == 0) return v1::ACTION_KIND_DART_AIM;
-  if (text.rfind("place ", 0) == 0) return v1::ACTION_KIND_PLACEMENT;
-  if (text == "skip") return v1::ACTION_KIND_PLACEMENT_SKIP;
-  if (text.rfind("penalty ", 0) == 0) return v1::ACTION_KIND_PENALTY_CHOICE;
-  if (text == "pass") return v1::ACTION_KIND_PASS;
-  return v1::ACTION_KIND_MOVE;
-}
-
-v1::GameKind KindOfGame(const std::string& id) {
-  if (id == "chess") return v1::GAME_KIND_CHESS;
-  if (id == "chestonia-chess") return v1::GAME_KIND_CHESTONIA_CHESS;
-  return v1::GAME_KIND_UNSPECIFIED;
-}
-
-}  // namespace
-
 int RunDemo(const DemoOptions& o) {
   auto variant = engine::Variant::Parse(o.variant);
   if (!variant.ok()) {
@@ -52,7 +34,7 @@ int RunDemo(const DemoOptions& o) {
   auto bot = v1::BotService::NewStub(common::MakeChannel(o.bot_addr));
 
   v1::CreateTableRequest create;
-  create.mutable_settings()->set_game(KindOfGame(o.game));
+  create.mutable_settings()->set_game(common::GameKindOfEngineId(o.game));
   create.mutable_settings()->set_engine_game(o.game);
   for (const auto& [k, v] : variant->options()) {
     (*create.mutable_settings()->mutable_variant()->mutable_options())[k] = v;
@@ -123,7 +105,7 @@ int RunDemo(const DemoOptions& o) {
     std::string move = view.legal_moves(rng() % view.legal_moves_size());
     {
       v1::ChooseMoveRequest ask;
-      ask.set_game(KindOfGame(o.game));
+      ask.set_game(common::GameKindOfEngineId(o.game));
       *ask.mutable_variant() = view.settings().variant();
       ask.set_position(view.position());
       ask.set_seat(view.seats(seat).engine_seat());
@@ -141,7 +123,7 @@ int RunDemo(const DemoOptions& o) {
     v1::SubmitActionRequest act;
     act.set_game_id(created.game_id());
     act.set_seat(seat);
-    act.set_kind(KindOf(move));
+    act.set_kind(common::ActionKindOfText(move));
     act.mutable_move()->set_text(move);
     act.set_expected_action_number(view.action_number());
     v1::SubmitActionResponse done;

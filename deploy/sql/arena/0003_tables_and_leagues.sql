@@ -36,16 +36,21 @@ CREATE TABLE table_seats (
 );
 CREATE INDEX table_seats_by_participant ON table_seats (participant);
 
--- One row per AI turn, keyed by the action number it answers, so a driver that restarts
--- resumes the turn instead of asking (and paying) twice. state: 'asked' (hold reserved, the
--- bot or gateway asked), 'answered' (the answer and its cost are recorded), 'submitted'.
+-- One row per model turn, keyed by the game's last event sequence when the turn began (a turn
+-- the clock ends without an action takes no action number, so the number alone is not a key),
+-- so a driver that restarts resumes the turn instead of asking (and paying) twice. state:
+-- 'asked' (a hold reserved, the gateway asked), 'answered' (the answer and its cost are
+-- recorded), 'submitted'. tries counts gateway calls (each with its own hold).
 CREATE TABLE ai_turns (
   game_id        text NOT NULL REFERENCES driven_tables(game_id),
+  turn_seq       bigint NOT NULL,
   action_number  bigint NOT NULL,
   seat           int NOT NULL,
   participant    text NOT NULL,
   state          text NOT NULL CHECK (state IN ('asked', 'answered', 'submitted')),
+  tries          int NOT NULL DEFAULT 0,
   hold_id        bigint NOT NULL DEFAULT 0,
+  hold_amount    bigint NOT NULL DEFAULT 0,
   action_kind    int NOT NULL DEFAULT 0,
   action_text    text NOT NULL DEFAULT '',
   reasoning      text NOT NULL DEFAULT '',
@@ -58,7 +63,7 @@ CREATE TABLE ai_turns (
   attempts_json  text NOT NULL DEFAULT '[]',
   created_at     timestamptz NOT NULL DEFAULT now(),
   updated_at     timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (game_id, action_number)
+  PRIMARY KEY (game_id, turn_seq)
 );
 CREATE INDEX ai_turns_by_participant ON ai_turns (participant);
 

@@ -1,0 +1,533 @@
+// ArenaService: tables with AI seats, clues, leagues, ratings, match history and model
+// statistics. Who may call what:
+//   CreateTable: anyone signed in (guests too); a model seat needs a member (not a guest).
+//   SupplyKey: the member who owns the model seat. CreateLeague and its verbs: a member; the
+//   verbs only for the league's creator or an admin.
+//   GetClue: whoever holds the seat's credential (checked by arena-game-state).
+//   GetTable, ListLeagues, GetStandings, GetLeaderboard, ListMatches, ExportGame (public
+//   games), GetModelStats: anyone.
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/time_util.h"
+#include "nlohmann/json.hpp"
+#include "services/arena/arena_service.h"
+#include "services/arena/rating_store.h"
+#include "services/common/actions.h"
+#include "services/common/grpc_util.h"
+#include "services/common/log.h"
+
+namespace arena::service {
+namespace {
+
+constexpr size_t kMaxKeyBytes = 512;
+
+std::string ToJson(const google::protobuf::Message& m) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, opts);
+  return out;
+}
+
+nlohmann::json JsonOf(const google::protobuf::Message& m) {
+  return nlohmann::json::parse(ToJson(m), nullptr, false);
+}
+
+std::string EngineIdOf(const v1::TableSettings& s) {
+  if (!s.engine_game().empty()) return s.engine_game();
+  if (s.game() == v1::GAME_KIND_UNSPECIFIED) return "";
+  std::string name = v1::GameKind_Name(s.game()).substr(10);  // after GAME_KIND_
+  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(c));
+  return name;
+}
+
+void MicrosToTimestamp(int64_t us, google::protobuf::Timestamp* out) {
+  *out = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(us);
+}
+
+}  // namespace
+
+absl::Status ArenaServiceImpl::PlayAvailable() const {
+  if (play_.clients == nullptr || play_.driver == nullptr || play_.leagues == nullptr) {
+    return absl::UnavailableError(
+        "arena runs without --game_state_addr, --bot_addr and --gateway_addr: no tables");
+  }
+  return absl::OkStatus();
+}
+
+// --- Tables --------------------------------------------------------------------------------
+
+absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
+                                               const v1::ArenaCreateTableRequest& req,
+                                               v1::ArenaCreateTableResponse* resp) {
+  auto caller = Caller(ctx);
+  if (!caller.ok()) return caller.status();
+  const v1::TableSettings& in = req.settings();
+  const std::string engine_game = EngineIdOf(in);
+  if (engine_game.empty()) return absl::InvalidArgumentError("settings name no game");
+  if (in.rated() || !in.league_id().empty()) {
+    return absl::InvalidArgumentError("rated and league tables are made by leagues");
+  }
+  if (req.seats_size() == 0) return absl::InvalidArgumentError("a table needs seats");
+  bool has_ai = false, has_model = false;
+  for (const v1::ArenaSeat& seat : req.seats()) {
+    const v1::SeatSpec& s = seat.spec();
+    if (s.kind() == v1::SEAT_KIND_UNSPECIFIED) {
+      return absl::InvalidArgumentError("every seat needs a kind");
+    }
+    if (!seat.own_api_key().empty() &&
+        (s.kind() != v1::SEAT_KIND_MODEL || s.funding() != v1::FUNDING_OWN_KEY)) {
+      return absl::InvalidArgumentError("own_api_key belongs only to a model seat paid by it");
+    }
+    if (s.kind() == v1::SEAT_KIND_BOT) {
+      has_ai = true;
+      if (s.bot_level() < 1 || s.bot_level() > 8) {
+        return absl::InvalidArgumentError("a bot seat needs a level 1..8");
+      }
+    }
+    if (s.kind() == v1::SEAT_KIND_MODEL) {
+      has_ai = has_model = true;
+      if (caller->is_guest()) {
+        return absl::PermissionDeniedError("seating a model needs an account; sign up");
+      }
+      if (s.model_id().empty() || s.model_id().size() > 100) {
+        return absl::InvalidArgumentError("a model seat needs a model_id");
+      }
+      if (s.funding() == v1::FUNDING_OWN_KEY) {
+        if (seat.own_api_key().empty() || seat.own_api_key().size() > kMaxKeyBytes) {
+          return absl::InvalidArgumentError("an own-key model seat needs own_api_key");
+        }
+      } else if (s.funding() != v1::FUNDING_DONATED_CREDITS) {
+        return absl::InvalidArgumentError(
+            "a model seat is paid by its own key or by donated credits (funding)");
+      }
+    }
+  }
+  auto policy = NormalizePolicy(req.policy(), /*league=*/false);
+  if (!policy.ok()) return policy.status();
+  if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+
+  v1::CreateTableRequest create;
+  *create.mutable_settings() = in;
+  create.mutable_settings()->set_engine_game(engine_game);
+  if (has_model) create.mutable_settings()->set_is_public(true);
+  std::vector<DrivenSeat> seats;
+  for (int i = 0; i < req.seats_size(); ++i) {
+    DrivenSeat d;
+    d.seat = i;
+    d.spec = req.seats(i).spec();
+    if (d.spec.kind() == v1::SEAT_KIND_MODEL) {
+      d.spec.set_account_id(caller->account_id);
+      d.owner_account = caller->account_id;
+    }
+    d.participant = ParticipantName(d.spec);
+    if (d.spec.display_name().empty()) d.spec.set_display_name(d.participant);
+    *create.add_seats() = d.spec;
+    seats.push_back(std::move(d));
+  }
+  v1::CreateTableResponse created;
+  {
+    grpc::ClientContext c;
+    play_.clients->Prepare(c, absl::Seconds(10));
+    grpc::Status s = play_.clients->game_state().CreateTable(&c, create, &created);
+    if (!s.ok()) return common::FromGrpc(s);
+  }
+  resp->set_game_id(created.game_id());
+  resp->set_host_credential(created.host_credential());
+  for (const std::string& c : created.seat_credentials()) resp->add_seat_credentials(c);
+  if (!has_ai) return absl::OkStatus();  // people only: nothing for arena to drive
+
+  // Own keys go straight to the gateway's vault; arena keeps only the opaque handle.
+  for (DrivenSeat& d : seats) {
+    if (d.spec.kind() != v1::SEAT_KIND_MODEL || d.spec.funding() != v1::FUNDING_OWN_KEY) continue;
+    grpc::ClientContext c;
+    play_.clients->Prepare(c, absl::Seconds(10));
+    v1::RegisterKeyRequest reg;
+    reg.set_game_id(created.game_id());
+    reg.set_seat(d.seat);
+    reg.set_api_key(req.seats(d.seat).own_api_key());
+    v1::RegisterKeyResponse handle;
+    grpc::Status s = play_.clients->gateway().RegisterKey(&c, reg, &handle);
+    if (s.ok()) {
+      d.key_handle = handle.key_handle();
+      d.key_state = "registered";
+    } else {
+      d.key_state = "needed";  // the owner can SupplyKey once the gateway is back
+      common::LogWarning("key not registered; the seat waits for it",
+                         {{"game_id", created.game_id()}, {"seat", d.seat}});
+    }
+  }
+  DrivenTable table;
+  table.game_id = created.game_id();
+  table.owner_account = caller->account_id;
+  table.engine_game = engine_game;
+  table.settings = create.settings();
+  table.policy = *policy;
+  table.seats = std::move(seats);
+  absl::Status recorded = play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    SeatDriver::Record(txn, table);
+    return absl::OkStatus();
+  });
+  if (!recorded.ok()) return recorded;
+  play_.driver->Drive(table.game_id);
+  common::LogInfo(
+      "table created",
+      {{"game_id", table.game_id}, {"owner", caller->account_id}, {"game", engine_game}});
+  return absl::OkStatus();
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateTable(Ctx* ctx,
+                                                         const v1::ArenaCreateTableRequest* req,
+                                                         v1::ArenaCreateTableResponse* resp) {
+  return Run(ctx, queue_, [=, this] { return CreateTableWork(*ctx, *req, resp); });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::GetTable(Ctx* ctx, const v1::TableRef* req,
+                                                      v1::ArenaTable* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    if (req->game_id().empty()) return absl::InvalidArgumentError("game_id is required");
+    if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+    auto t = play_.driver->Describe(req->game_id());
+    if (!t.ok()) return t.status();
+    *resp = *std::move(t);
+    return absl::OkStatus();
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::SupplyKey(Ctx* ctx, const v1::SupplyKeyRequest* req,
+                                                       v1::SupplyKeyResponse*) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    auto who = Member(*ctx);
+    if (!who.ok()) return who.status();
+    if (req->game_id().empty()) return absl::InvalidArgumentError("game_id is required");
+    if (req->api_key().empty() || req->api_key().size() > kMaxKeyBytes) {
+      return absl::InvalidArgumentError("api_key is required");
+    }
+    if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+    auto table = play_.driver->Load(req->game_id());
+    if (!table.ok()) return table.status();
+    if (req->seat() < 0 || req->seat() >= static_cast<int>(table->seats.size())) {
+      return absl::InvalidArgumentError("no such seat");
+    }
+    const DrivenSeat& d = table->seats[req->seat()];
+    if (d.spec.kind() != v1::SEAT_KIND_MODEL || d.spec.funding() != v1::FUNDING_OWN_KEY) {
+      return absl::FailedPreconditionError("that seat is not paid by its own key");
+    }
+    if (d.owner_account != who->account_id) {
+      return absl::PermissionDeniedError("only the seat's owner supplies its key");
+    }
+    auto described = play_.driver->Describe(req->game_id());
+    if (described.ok() && described->state() != "active") {
+      return absl::FailedPreconditionError("the game is over");
+    }
+    grpc::ClientContext c;
+    play_.clients->Prepare(c, absl::Seconds(10));
+    v1::RegisterKeyRequest reg;
+    reg.set_game_id(req->game_id());
+    reg.set_seat(req->seat());
+    reg.set_api_key(req->api_key());
+    v1::RegisterKeyResponse handle;
+    grpc::Status s = play_.clients->gateway().RegisterKey(&c, reg, &handle);
+    if (!s.ok()) return common::FromGrpc(s);
+    return play_.driver->KeyRegistered(req->game_id(), req->seat(), handle.key_handle());
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueRequest* req,
+                                                     v1::ClueResponse* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    if (req->game_id().empty()) return absl::InvalidArgumentError("game_id is required");
+    if (req->seat_credential().empty()) {
+      return absl::UnauthenticatedError("a clue needs the seat's credential");
+    }
+    if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+    v1::GameView view;
+    {
+      grpc::ClientContext c;
+      play_.clients->Prepare(c, absl::Seconds(10));
+      c.AddMetadata("x-arena-seat-credential", req->seat_credential());
+      v1::GetGameRequest get;
+      get.set_game_id(req->game_id());
+      grpc::Status s = play_.clients->game_state().GetGame(&c, get, &view);
+      if (!s.ok()) return common::FromGrpc(s);
+    }
+    if (!view.has_viewer_seat() || view.viewer_seat() != req->seat()) {
+      return absl::PermissionDeniedError("that credential does not hold this seat");
+    }
+    if (!view.settings().clues())
+      return absl::FailedPreconditionError("clues are off at this table");
+    if (view.status() != v1::GAME_STATUS_ACTIVE || view.to_move() != req->seat()) {
+      return absl::FailedPreconditionError("a clue is for the seat to move");
+    }
+    grpc::ClientContext c;
+    play_.clients->Prepare(c, absl::Seconds(10));
+    v1::ChooseMoveRequest ask;
+    ask.set_game(common::GameKindOfEngineId(view.engine_game()));
+    *ask.mutable_variant() = view.settings().variant();
+    ask.set_position(view.position());
+    ask.set_seat(view.seats(req->seat()).engine_seat());
+    ask.set_level(play_.clue_level);
+    ask.set_time_cap_ms(3000);
+    v1::ChooseMoveResponse answer;
+    grpc::Status s = play_.clients->bot().ChooseMove(&c, ask, &answer);
+    if (!s.ok()) return common::FromGrpc(s);
+    *resp->mutable_move() = answer.move();
+    resp->set_level(play_.clue_level);
+    return absl::OkStatus();
+  });
+}
+
+// --- Leagues -------------------------------------------------------------------------------
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateLeague(Ctx* ctx,
+                                                          const v1::CreateLeagueRequest* req,
+                                                          v1::League* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    auto who = Member(*ctx);
+    if (!who.ok()) return who.status();
+    if (play_.leagues == nullptr) {
+      if (req->name().empty()) return absl::InvalidArgumentError("a league needs a name");
+      return PlayAvailable();
+    }
+    auto league = play_.leagues->Create(*who, *req);
+    if (!league.ok()) return league.status();
+    *resp = *std::move(league);
+    return absl::OkStatus();
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::LeagueVerb(Ctx* ctx, const v1::LeagueRef* req,
+                                                        v1::League* resp, const char* verb) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    auto who = Member(*ctx);
+    if (!who.ok()) return who.status();
+    if (auto id = ParseLeagueId(req->league_id()); !id.ok()) return id.status();
+    if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+    auto league = play_.leagues->Transition(*who, req->league_id(), verb);
+    if (!league.ok()) return league.status();
+    *resp = *std::move(league);
+    return absl::OkStatus();
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::StartLeague(Ctx* ctx, const v1::LeagueRef* req,
+                                                         v1::League* resp) {
+  return LeagueVerb(ctx, req, resp, "start");
+}
+ArenaServiceImpl::Reactor* ArenaServiceImpl::PauseLeague(Ctx* ctx, const v1::LeagueRef* req,
+                                                         v1::League* resp) {
+  return LeagueVerb(ctx, req, resp, "pause");
+}
+ArenaServiceImpl::Reactor* ArenaServiceImpl::ResumeLeague(Ctx* ctx, const v1::LeagueRef* req,
+                                                          v1::League* resp) {
+  return LeagueVerb(ctx, req, resp, "resume");
+}
+ArenaServiceImpl::Reactor* ArenaServiceImpl::CancelLeague(Ctx* ctx, const v1::LeagueRef* req,
+                                                          v1::League* resp) {
+  return LeagueVerb(ctx, req, resp, "cancel");
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::ListLeagues(Ctx* ctx,
+                                                         const v1::ListLeaguesRequest* req,
+                                                         v1::ListLeaguesResponse* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    if (play_.leagues == nullptr) return absl::OkStatus();  // none can exist
+    auto leagues = play_.leagues->List(req->limit());
+    if (!leagues.ok()) return leagues.status();
+    for (auto& l : *leagues) *resp->add_leagues() = std::move(l);
+    return absl::OkStatus();
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::GetStandings(Ctx* ctx, const v1::LeagueRef* req,
+                                                          v1::StandingsResponse* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    if (auto id = ParseLeagueId(req->league_id()); !id.ok()) return id.status();
+    if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+    auto standings = play_.leagues->Standings(req->league_id());
+    if (!standings.ok()) return standings.status();
+    *resp = *std::move(standings);
+    return absl::OkStatus();
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::GetLeaderboard(Ctx* ctx,
+                                                            const v1::LeaderboardRequest* req,
+                                                            v1::LeaderboardResponse* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    v1::TableSettings s;
+    s.set_game(req->game());
+    s.set_engine_game(req->engine_game());
+    const std::string game = EngineIdOf(s);
+    if (game.empty()) return absl::InvalidArgumentError("name a game");
+    auto board = Leaderboard(*play_.pool, game);
+    if (!board.ok()) return board.status();
+    *resp = *std::move(board);
+    return absl::OkStatus();
+  });
+}
+
+// --- History and statistics ------------------------------------------------------------------
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::ListMatches(Ctx* ctx,
+                                                         const v1::ListMatchesRequest* req,
+                                                         v1::ListMatchesResponse* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    int limit = req->limit() <= 0 || req->limit() > 1000 ? 100 : req->limit();
+    return play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+      resp->Clear();
+      pqxx::result r = txn.exec_params(
+          "SELECT t.game_id, t.engine_game, coalesce(t.league_id::text, ''), t.state, "
+          "coalesce(t.result_json, '{}'), (extract(epoch FROM t.created_at) * 1e6)::bigint, "
+          "coalesce((extract(epoch FROM t.finished_at) * 1e6)::bigint, 0), "
+          "(SELECT coalesce(json_agg(participant ORDER BY seat), '[]') FROM table_seats s "
+          " WHERE s.game_id = t.game_id)::text "
+          "FROM driven_tables t "
+          "WHERE (t.settings_json::json ->> 'is_public') = 'true' "
+          "AND ($1 = '' OR t.engine_game = $1) "
+          "AND ($2 = '' OR EXISTS (SELECT 1 FROM table_seats s WHERE s.game_id = t.game_id "
+          "     AND s.participant = $2)) "
+          "AND ($3 = '' OR t.league_id::text = $3) AND ($4 = '' OR t.state = $4) "
+          "ORDER BY t.created_at DESC, t.game_id LIMIT $5",
+          req->engine_game(), req->participant(), req->league_id(), req->state(), limit);
+      for (const auto& row : r) {
+        v1::MatchSummary* m = resp->add_matches();
+        m->set_game_id(row[0].as<std::string>());
+        m->set_engine_game(row[1].as<std::string>());
+        m->set_league_id(row[2].as<std::string>());
+        m->set_state(row[3].as<std::string>());
+        nlohmann::json result = nlohmann::json::parse(row[4].as<std::string>(), nullptr, false);
+        if (result.is_object()) {
+          m->set_result_text(result.value("result_text", ""));
+          m->set_reason(result.value("reason", ""));
+          if (result.contains("ranks")) {
+            for (const auto& x : result["ranks"]) m->add_ranks(x.get<int>());
+          }
+        }
+        MicrosToTimestamp(row[5].as<int64_t>(), m->mutable_created_at());
+        if (row[6].as<int64_t>() > 0)
+          MicrosToTimestamp(row[6].as<int64_t>(), m->mutable_finished_at());
+        for (const auto& p : nlohmann::json::parse(row[7].as<std::string>())) {
+          m->add_participants(p.get<std::string>());
+        }
+      }
+      return absl::OkStatus();
+    });
+  });
+}
+
+absl::Status ArenaServiceImpl::ExportGameWork(const Ctx& ctx, const v1::ExportGameRequest& req,
+                                              v1::ExportGameResponse* resp) {
+  if (req.game_id().empty()) return absl::InvalidArgumentError("game_id is required");
+  if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+  auto table = play_.driver->Load(req.game_id());
+  if (!table.ok()) return table.status();
+  if (!table->settings.is_public()) {
+    auto who = Caller(ctx);
+    if (!who.ok()) return who.status();
+    if (who->account_id != table->owner_account && !who->is_admin()) {
+      return absl::PermissionDeniedError("a private game is exported by its host only");
+    }
+  }
+  v1::GameRecord record;
+  {
+    grpc::ClientContext c;
+    play_.clients->Prepare(c, absl::Seconds(20));
+    v1::GetRecordRequest get;
+    get.set_game_id(req.game_id());
+    grpc::Status s = play_.clients->game_state().GetRecord(&c, get, &record);
+    if (!s.ok()) return common::FromGrpc(s);
+  }
+  nlohmann::json out;
+  out["game_id"] = req.game_id();
+  out["engine_game"] = table->engine_game;
+  if (table->league_id) out["league_id"] = std::to_string(*table->league_id);
+  out["settings"] = JsonOf(table->settings);
+  out["policy"] = JsonOf(table->policy);
+  out["seats"] = nlohmann::json::array();
+  for (const DrivenSeat& d : table->seats) {
+    out["seats"].push_back({{"seat", d.seat}, {"participant", d.participant}});
+  }
+  out["outcome"] = JsonOf(record.final_view().outcome());
+  out["seed_commitment"] = record.final_view().seed_commitment();
+  out["revealed_seed"] = record.final_view().revealed_seed();
+  out["events"] = nlohmann::json::array();
+  for (v1::GameEvent e : record.events()) {
+    e.clear_snapshot();
+    nlohmann::json ej = JsonOf(e);
+    if (ej.contains("detail_json")) {
+      ej["detail"] = nlohmann::json::parse(ej["detail_json"].get<std::string>(), nullptr, false);
+      ej.erase("detail_json");
+    }
+    out["events"].push_back(std::move(ej));
+  }
+  out["model_turns"] = nlohmann::json::array();
+  absl::Status s = play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    out["model_turns"] = nlohmann::json::array();
+    for (const auto& row :
+         txn.exec_params("SELECT turn_seq, action_number, seat, participant, outcome, action_text, "
+                         "reasoning, cost, tokens, latency_ms, attempts_json, state FROM ai_turns "
+                         "WHERE game_id = $1 ORDER BY turn_seq",
+                         req.game_id())) {
+      out["model_turns"].push_back(
+          {{"turn_seq", row[0].as<int64_t>()},
+           {"action_number", row[1].as<int64_t>()},
+           {"seat", row[2].as<int>()},
+           {"participant", row[3].as<std::string>()},
+           {"outcome", row[4].as<std::string>()},
+           {"action", row[5].as<std::string>()},
+           {"reasoning", row[6].as<std::string>()},
+           {"cost_microcredits", row[7].as<int64_t>()},
+           {"tokens", row[8].as<int64_t>()},
+           {"latency_ms", row[9].as<int64_t>()},
+           {"attempts", nlohmann::json::parse(row[10].as<std::string>(), nullptr, false)},
+           {"state", row[11].as<std::string>()}});
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  resp->set_json(out.dump(2));
+  resp->set_pgn(record.pgn());
+  return absl::OkStatus();
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::ExportGame(Ctx* ctx, const v1::ExportGameRequest* req,
+                                                        v1::ExportGameResponse* resp) {
+  return Run(ctx, queue_, [=, this] { return ExportGameWork(*ctx, *req, resp); });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::GetModelStats(Ctx* ctx,
+                                                           const v1::ModelStatsRequest* req,
+                                                           v1::ModelStatsResponse* resp) {
+  return Run(ctx, queue_, [=, this]() -> absl::Status {
+    return play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+      resp->Clear();
+      pqxx::result r = txn.exec_params(
+          "SELECT participant, count(*), count(DISTINCT game_id), sum(illegal), "
+          "sum(unparsable), sum(tokens), sum(cost), sum(latency_ms), "
+          "count(*) FILTER (WHERE action_kind IN ($2, $3)) FROM ai_turns "
+          "WHERE participant LIKE 'model:%' AND ($1 = '' OR participant = 'model:' || $1) "
+          "GROUP BY participant ORDER BY participant",
+          req->model_id(), static_cast<int>(v1::ACTION_KIND_FORFEIT_TURN),
+          static_cast<int>(v1::ACTION_KIND_RESIGN));
+      for (const auto& row : r) {
+        v1::ModelStats* m = resp->add_models();
+        const double moves = row[1].as<double>();
+        const double games = row[2].as<double>();
+        m->set_model_id(row[0].as<std::string>().substr(6));  // after "model:"
+        m->set_moves(row[1].as<int64_t>());
+        m->set_games(row[2].as<int64_t>());
+        m->set_illegal_per_1000_moves(1000.0 * row[3].as<double>() / moves);
+        m->set_unparsable_per_1000_moves(1000.0 * row[4].as<double>() / moves);
+        m->set_tokens_per_move(row[5].as<double>() / moves);
+        m->set_cost_per_game_microcredits(games > 0 ? row[6].as<double>() / games : 0);
+        m->set_latency_ms_per_move(row[7].as<double>() / moves);
+        m->set_forfeits(row[8].as<int64_t>());
+      }
+      return absl::OkStatus();
+    });
+  });
+}
+
+}  // namespace arena::service

@@ -1,0 +1,799 @@
+#include "services/arena/seat_driver.h"
+
+#include <algorithm>
+#include <condition_variable>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
+#include "nlohmann/json.hpp"
+#include "services/common/actions.h"
+#include "services/common/log.h"
+
+namespace arena::service {
+namespace {
+
+constexpr char kArenaCaller[] = "service:arena";
+constexpr size_t kMaxAnnotationBytes = 2000;
+
+std::string ToJson(const google::protobuf::Message& m) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, opts);
+  return out;
+}
+
+template <typename M>
+bool FromJson(const std::string& json, M* m) {
+  return google::protobuf::util::JsonStringToMessage(json, m).ok();
+}
+
+bool Terminal(v1::GameStatus s) {
+  return s == v1::GAME_STATUS_FINISHED || s == v1::GAME_STATUS_ABORTED ||
+         s == v1::GAME_STATUS_VOIDED;
+}
+
+std::string StateWord(v1::GameStatus s) {
+  switch (s) {
+    case v1::GAME_STATUS_FINISHED:
+      return "finished";
+    case v1::GAME_STATUS_ABORTED:
+      return "aborted";
+    case v1::GAME_STATUS_VOIDED:
+      return "voided";
+    default:
+      return "active";
+  }
+}
+
+std::string KindWord(v1::SeatKind k) {
+  switch (k) {
+    case v1::SEAT_KIND_HUMAN:
+      return "human";
+    case v1::SEAT_KIND_BOT:
+      return "bot";
+    case v1::SEAT_KIND_MODEL:
+      return "model";
+    default:
+      return "guest";
+  }
+}
+
+uint64_t Mix(const std::string& s, uint64_t n) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a, then n
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h ^ (n * 0x9E3779B97F4A7C15ull);
+}
+
+// A model turn as the ai_turns row has it.
+struct TurnRow {
+  bool exists = false;
+  std::string state;
+  int tries = 0;
+  int64_t hold_id = 0, hold_amount = 0;
+  int action_kind = 0;
+  std::string action_text, reasoning, outcome;
+  int64_t cost = 0, tokens = 0, latency_ms = 0;
+  int illegal = 0, unparsable = 0;
+  nlohmann::json attempts = nlohmann::json::array();
+};
+
+}  // namespace
+
+std::string ParticipantName(const v1::SeatSpec& spec) {
+  switch (spec.kind()) {
+    case v1::SEAT_KIND_BOT:
+      return absl::StrCat("bot:", spec.bot_level());
+    case v1::SEAT_KIND_MODEL:
+      return "model:" + spec.model_id();
+    case v1::SEAT_KIND_HUMAN:
+      return "user:" + spec.account_id();
+    default:
+      return "guest";
+  }
+}
+
+absl::StatusOr<v1::AiPolicy> NormalizePolicy(const v1::AiPolicy& in, bool league) {
+  v1::AiPolicy p = in;
+  if (p.illegal_move().empty()) p.set_illegal_move("forfeit-turn");
+  if (p.illegal_move() != "forfeit-turn" && p.illegal_move() != "lose-game") {
+    return absl::InvalidArgumentError("illegal_move policy must be forfeit-turn or lose-game");
+  }
+  if (p.provider_fault().empty()) p.set_provider_fault(league ? "void" : "forfeit-turn");
+  if (p.provider_fault() != "forfeit-turn" && p.provider_fault() != "void") {
+    return absl::InvalidArgumentError("provider_fault policy must be forfeit-turn or void");
+  }
+  if (p.provider_fault() == "void" && !league) {
+    return absl::InvalidArgumentError("only league games can be voided on provider faults");
+  }
+  if (p.max_reprompts() < 0 || p.max_reprompts() > 10) {
+    return absl::InvalidArgumentError("max_reprompts must be within 0..10");
+  }
+  if (p.max_reprompts() == 0) p.set_max_reprompts(3);
+  if (p.turn_cost_cap_microcredits() < 0) {
+    return absl::InvalidArgumentError("turn_cost_cap_microcredits must not be negative");
+  }
+  if (p.turn_cost_cap_microcredits() == 0) p.set_turn_cost_cap_microcredits(50'000);
+  if (p.provider_retries() < 0 || p.provider_retries() > 5) {
+    return absl::InvalidArgumentError("provider_retries must be within 0..5");
+  }
+  return p;
+}
+
+// --- One followed game -------------------------------------------------------------------
+
+struct SeatDriver::Follow {
+  DrivenTable table;
+  std::mutex mu;
+  std::condition_variable cv;
+  grpc::ClientContext* stream_ctx = nullptr;  // guarded by mu, cancelled by Stop()
+  bool wake = false;                          // guarded by mu
+  int64_t done_through = -1;                  // the highest action number this driver saw applied
+};
+
+SeatDriver::SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
+                       SeatDriverOptions options)
+    : clients_(clients), pool_(pool), ledger_(ledger), options_(options) {}
+
+SeatDriver::~SeatDriver() {
+  Stop();
+}
+
+void SeatDriver::SetOnGameEnd(std::function<void(const std::string&)> fn) {
+  on_end_ = std::move(fn);
+}
+
+void SeatDriver::Record(pqxx::transaction_base& txn, const DrivenTable& t) {
+  txn.exec_params(
+      "INSERT INTO driven_tables (game_id, owner_account, league_id, slot, engine_game, "
+      "settings_json, policy_json) VALUES ($1, NULLIF($2, ''), $3, $4, $5, $6, $7) "
+      "ON CONFLICT (game_id) DO NOTHING",
+      t.game_id, t.owner_account, t.league_id,
+      t.slot >= 0 ? std::optional<int>(t.slot) : std::nullopt, t.engine_game, ToJson(t.settings),
+      ToJson(t.policy));
+  for (const DrivenSeat& s : t.seats) {
+    txn.exec_params(
+        "INSERT INTO table_seats (game_id, seat, kind, participant, spec_json, owner_account, "
+        "key_handle, key_state) VALUES ($1, $2, $3, $4, $5, NULLIF($6, ''), $7, $8) "
+        "ON CONFLICT (game_id, seat) DO NOTHING",
+        t.game_id, s.seat, KindWord(s.spec.kind()), s.participant, ToJson(s.spec), s.owner_account,
+        s.key_handle, s.key_state);
+  }
+}
+
+absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
+  DrivenTable t;
+  absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    pqxx::result r = txn.exec_params(
+        "SELECT coalesce(owner_account, ''), league_id, coalesce(slot, -1), engine_game, "
+        "settings_json, policy_json FROM driven_tables WHERE game_id = $1",
+        game_id);
+    if (r.empty()) return absl::NotFoundError("arena does not drive that game");
+    t.game_id = game_id;
+    t.owner_account = r[0][0].as<std::string>();
+    if (!r[0][1].is_null()) t.league_id = r[0][1].as<int64_t>();
+    t.slot = r[0][2].as<int>();
+    t.engine_game = r[0][3].as<std::string>();
+    FromJson(r[0][4].as<std::string>(), &t.settings);
+    FromJson(r[0][5].as<std::string>(), &t.policy);
+    pqxx::result seats = txn.exec_params(
+        "SELECT seat, participant, spec_json, coalesce(owner_account, ''), key_handle, "
+        "key_state FROM table_seats WHERE game_id = $1 ORDER BY seat",
+        game_id);
+    for (const auto& row : seats) {
+      DrivenSeat d;
+      d.seat = row[0].as<int>();
+      d.participant = row[1].as<std::string>();
+      FromJson(row[2].as<std::string>(), &d.spec);
+      d.owner_account = row[3].as<std::string>();
+      d.key_handle = row[4].as<std::string>();
+      d.key_state = row[5].as<std::string>();
+      t.seats.push_back(std::move(d));
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return t;
+}
+
+void SeatDriver::Drive(const std::string& game_id) {
+  if (stopping_) return;
+  auto table = Load(game_id);
+  if (!table.ok()) {
+    common::LogError("cannot drive game",
+                     {{"game_id", game_id}, {"error", std::string(table.status().message())}});
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (follows_.count(game_id)) return;
+  auto f = std::make_shared<Follow>();
+  f->table = *std::move(table);
+  follows_[game_id] = f;
+  threads_.emplace_back([this, f] { Run(f); });
+}
+
+absl::Status SeatDriver::ResumeAll() {
+  std::vector<std::string> ids;
+  absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    ids.clear();
+    for (const auto& row : txn.exec("SELECT game_id FROM driven_tables WHERE state = 'active'")) {
+      ids.push_back(row[0].as<std::string>());
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  for (const std::string& id : ids) Drive(id);
+  common::LogInfo("seat drivers resumed", {{"games", ids.size()}});
+  return absl::OkStatus();
+}
+
+void SeatDriver::Stop() {
+  if (stopping_.exchange(true)) return;
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [id, f] : follows_) {
+      std::lock_guard<std::mutex> flock(f->mu);
+      if (f->stream_ctx != nullptr) f->stream_ctx->TryCancel();
+      f->cv.notify_all();
+    }
+    threads.swap(threads_);
+  }
+  for (auto& t : threads) t.join();
+}
+
+absl::Status SeatDriver::KeyRegistered(const std::string& game_id, int seat,
+                                       const std::string& handle) {
+  absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    pqxx::result r = txn.exec_params(
+        "UPDATE table_seats SET key_handle = $3, key_state = 'registered' "
+        "WHERE game_id = $1 AND seat = $2",
+        game_id, seat, handle);
+    if (r.affected_rows() == 0) return absl::NotFoundError("no such seat");
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = follows_.find(game_id);
+  if (it != follows_.end()) {
+    std::lock_guard<std::mutex> flock(it->second->mu);
+    for (DrivenSeat& d : it->second->table.seats) {
+      if (d.seat == seat) {
+        d.key_handle = handle;
+        d.key_state = "registered";
+      }
+    }
+    it->second->wake = true;
+    it->second->cv.notify_all();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::ArenaTable> SeatDriver::Describe(const std::string& game_id) {
+  auto t = Load(game_id);
+  if (!t.ok()) return t.status();
+  v1::ArenaTable out;
+  out.set_game_id(game_id);
+  if (t->league_id) out.set_league_id(std::to_string(*t->league_id));
+  out.set_owner_account(t->owner_account);
+  out.set_engine_game(t->engine_game);
+  *out.mutable_policy() = t->policy;
+  absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    pqxx::result r = txn.exec_params("SELECT state FROM driven_tables WHERE game_id = $1", game_id);
+    if (!r.empty()) out.set_state(r[0][0].as<std::string>());
+    for (const DrivenSeat& d : t->seats) {
+      if (!d.ai()) continue;
+      v1::AiSeatStatus* a = out.add_ai_seats();
+      a->set_seat(d.seat);
+      *a->mutable_spec() = d.spec;
+      a->set_participant(d.participant);
+      a->set_state(out.state() != "active"   ? "done"
+                   : d.key_state == "needed" ? "key-needed"
+                                             : "driving");
+      pqxx::result c = txn.exec_params(
+          "SELECT count(*), count(*) FILTER (WHERE action_kind = $3), coalesce(sum(cost), 0) "
+          "FROM ai_turns WHERE game_id = $1 AND seat = $2",
+          game_id, d.seat, static_cast<int>(v1::ACTION_KIND_FORFEIT_TURN));
+      a->set_turns(c[0][0].as<int64_t>());
+      a->set_forfeits(c[0][1].as<int64_t>());
+      a->set_cost_microcredits(c[0][2].as<int64_t>());
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+// --- Following a game ------------------------------------------------------------------
+
+absl::StatusOr<v1::GameView> SeatDriver::GetView(const std::string& game_id) {
+  grpc::ClientContext ctx;
+  clients_.Prepare(ctx, absl::Seconds(10));
+  v1::GetGameRequest req;
+  req.set_game_id(game_id);
+  v1::GameView view;
+  grpc::Status s = clients_.game_state().GetGame(&ctx, req, &view);
+  if (!s.ok()) return common::FromGrpc(s);
+  return view;
+}
+
+absl::Duration SeatDriver::TimeLeft(const v1::GameView& view) const {
+  if (view.turn_deadline_unix_ms() <= 0) return absl::InfiniteDuration();
+  return absl::FromUnixMillis(view.turn_deadline_unix_ms()) - absl::Now() - options_.answer_margin;
+}
+
+void SeatDriver::Run(std::shared_ptr<Follow> f) {
+  const std::string& id = f->table.game_id;
+  absl::Duration backoff = options_.retry_backoff;
+  while (!stopping_) {
+    grpc::ClientContext ctx;
+    clients_.Attach(ctx);
+    {
+      std::lock_guard<std::mutex> lock(f->mu);
+      if (stopping_) return;
+      f->stream_ctx = &ctx;
+    }
+    v1::WatchGameRequest req;
+    req.set_game_id(id);
+    auto stream = clients_.game_state().WatchGame(&ctx, req);
+    v1::GameEvent ev;
+    bool finished = false;
+    while (!stopping_ && stream->Read(&ev)) {
+      backoff = options_.retry_backoff;
+      if (ev.type() == "ping") continue;  // pings are for people's own streams
+      v1::GameView view;
+      if (ev.has_snapshot()) {
+        view = ev.snapshot();
+      } else {
+        auto v = GetView(id);
+        if (!v.ok()) continue;
+        view = *std::move(v);
+      }
+      if (Terminal(view.status())) {
+        Finish(*f, view);
+        finished = true;
+        ctx.TryCancel();
+        break;
+      }
+      MaybeAct(*f, view);
+    }
+    grpc::Status s = stream->Finish();
+    {
+      std::lock_guard<std::mutex> lock(f->mu);
+      f->stream_ctx = nullptr;
+    }
+    if (finished || stopping_) return;
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+      // The host deleted the game: nothing is left to drive.
+      v1::GameView gone;
+      gone.set_game_id(id);
+      gone.set_status(v1::GAME_STATUS_VOIDED);
+      gone.mutable_outcome()->set_status(v1::GAME_STATUS_VOIDED);
+      gone.mutable_outcome()->set_reason("deleted");
+      Finish(*f, gone);
+      return;
+    }
+    common::LogInfo("game stream lost; reconnecting",
+                    {{"game_id", id}, {"error", s.error_message()}});
+    std::unique_lock<std::mutex> lock(f->mu);
+    f->cv.wait_for(lock, absl::ToChronoMilliseconds(backoff), [&] { return stopping_.load(); });
+    backoff = std::min(backoff * 2, absl::Seconds(2));
+  }
+}
+
+void SeatDriver::MaybeAct(Follow& f, const v1::GameView& view) {
+  if (view.status() != v1::GAME_STATUS_ACTIVE || view.phase() == "chance") return;
+  const int seat = view.to_move();
+  if (seat < 0 || seat >= static_cast<int>(f.table.seats.size())) return;
+  if (view.action_number() <= f.done_through) return;  // our answer is applied already
+  DrivenSeat d;
+  {
+    std::lock_guard<std::mutex> lock(f.mu);
+    d = f.table.seats[seat];
+    f.wake = false;
+  }
+  if (d.spec.kind() == v1::SEAT_KIND_BOT) BotTurn(f, view, d);
+  if (d.spec.kind() == v1::SEAT_KIND_MODEL) ModelTurn(f, view, d);
+}
+
+bool SeatDriver::Submit(Follow& f, const v1::GameView& view, int seat, v1::ActionKind kind,
+                        const std::string& text, const std::string& annotation) {
+  for (int attempt = 0; attempt < 20 && !stopping_; ++attempt) {
+    grpc::ClientContext ctx;
+    clients_.Prepare(ctx, absl::Seconds(10));
+    v1::SubmitActionRequest req;
+    req.set_game_id(f.table.game_id);
+    req.set_seat(seat);
+    req.set_kind(kind);
+    req.mutable_move()->set_text(text);
+    req.set_expected_action_number(view.action_number());
+    req.set_annotation(annotation.substr(0, kMaxAnnotationBytes));
+    v1::SubmitActionResponse resp;
+    grpc::Status s = clients_.game_state().SubmitAction(&ctx, req, &resp);
+    if (s.ok()) {
+      f.done_through = std::max(f.done_through, resp.action_number());
+      return true;
+    }
+    if (s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+        s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      // Game-state may be restarting: the same number makes the retry safe.
+      absl::SleepFor(options_.retry_backoff * (attempt + 1));
+      continue;
+    }
+    // The game moved on (the clock, another action) or refused the action: the next view
+    // decides what is owed now.
+    common::LogWarning("action not applied", {{"game_id", f.table.game_id},
+                                              {"seat", seat},
+                                              {"action", text},
+                                              {"code", static_cast<int>(s.error_code())},
+                                              {"error", s.error_message()}});
+    return false;
+  }
+  return false;
+}
+
+void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& d) {
+  const int engine_seat = view.seats(d.seat).engine_seat();
+  for (int attempt = 0; !stopping_; ++attempt) {
+    absl::Duration cap = std::min(options_.bot_time_cap, TimeLeft(view));
+    if (cap < absl::Milliseconds(20)) return;  // the clock will end this turn
+    v1::ChooseMoveRequest ask;
+    ask.set_game(common::GameKindOfEngineId(f.table.engine_game));
+    *ask.mutable_variant() = view.settings().variant();
+    ask.set_position(view.position());
+    ask.set_seat(engine_seat);
+    ask.set_level(d.spec.bot_level());
+    ask.set_seed(Mix(f.table.game_id, static_cast<uint64_t>(view.last_sequence())));
+    ask.set_time_cap_ms(absl::ToInt64Milliseconds(cap));
+    v1::ChooseMoveResponse answer;
+    grpc::ClientContext ctx;
+    clients_.Prepare(ctx, cap + absl::Seconds(2));
+    grpc::Status s = clients_.bot().ChooseMove(&ctx, ask, &answer);
+    if (s.ok()) {
+      const std::string& move = answer.move().text();
+      if (!Submit(f, view, d.seat, common::ActionKindOfText(move), move, "")) {
+        auto now = GetView(f.table.game_id);
+        // The bot's answer was refused while the turn is still ours: give the turn up rather
+        // than stall the table.
+        if (now.ok() && now->action_number() == view.action_number() && now->to_move() == d.seat &&
+            now->last_sequence() == view.last_sequence()) {
+          common::LogError("bot move refused; forfeiting the turn",
+                           {{"game_id", f.table.game_id}, {"move", move}});
+          Submit(f, view, d.seat, v1::ACTION_KIND_FORFEIT_TURN, "", "");
+        }
+      }
+      return;
+    }
+    if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+        s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
+      common::LogError("bot refused the position",
+                       {{"game_id", f.table.game_id}, {"error", s.error_message()}});
+      return;
+    }
+    // arena-bot unreachable or restarting: try again while the clock allows.
+    common::LogWarning("bot unavailable; retrying",
+                       {{"game_id", f.table.game_id}, {"error", s.error_message()}});
+    absl::SleepFor(std::min(options_.retry_backoff * (attempt + 1), absl::Seconds(2)));
+  }
+}
+
+// --- Model turns ---------------------------------------------------------------------------
+
+namespace {
+
+absl::StatusOr<TurnRow> LoadTurn(common::PgPool& pool, const std::string& game_id, int64_t seq) {
+  TurnRow t;
+  absl::Status s = pool.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    pqxx::result r = txn.exec_params(
+        "SELECT state, tries, hold_id, hold_amount, action_kind, action_text, reasoning, "
+        "outcome, cost, tokens, latency_ms, illegal, unparsable, attempts_json "
+        "FROM ai_turns WHERE game_id = $1 AND turn_seq = $2",
+        game_id, seq);
+    t = TurnRow();
+    if (r.empty()) return absl::OkStatus();
+    t.exists = true;
+    t.state = r[0][0].as<std::string>();
+    t.tries = r[0][1].as<int>();
+    t.hold_id = r[0][2].as<int64_t>();
+    t.hold_amount = r[0][3].as<int64_t>();
+    t.action_kind = r[0][4].as<int>();
+    t.action_text = r[0][5].as<std::string>();
+    t.reasoning = r[0][6].as<std::string>();
+    t.outcome = r[0][7].as<std::string>();
+    t.cost = r[0][8].as<int64_t>();
+    t.tokens = r[0][9].as<int64_t>();
+    t.latency_ms = r[0][10].as<int64_t>();
+    t.illegal = r[0][11].as<int>();
+    t.unparsable = r[0][12].as<int>();
+    t.attempts = nlohmann::json::parse(r[0][13].as<std::string>(), nullptr, false);
+    if (!t.attempts.is_array()) t.attempts = nlohmann::json::array();
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return t;
+}
+
+absl::Status SaveTurn(common::PgPool& pool, const std::string& game_id, int64_t seq,
+                      int64_t action_number, const DrivenSeat& d, const TurnRow& t) {
+  return pool.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    txn.exec_params(
+        "INSERT INTO ai_turns (game_id, turn_seq, action_number, seat, participant, state, "
+        "tries, hold_id, hold_amount, action_kind, action_text, reasoning, outcome, cost, "
+        "tokens, latency_ms, illegal, unparsable, attempts_json) VALUES ($1, $2, $3, $4, $5, "
+        "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) "
+        "ON CONFLICT (game_id, turn_seq) DO UPDATE SET state = EXCLUDED.state, "
+        "tries = EXCLUDED.tries, hold_id = EXCLUDED.hold_id, "
+        "hold_amount = EXCLUDED.hold_amount, action_kind = EXCLUDED.action_kind, "
+        "action_text = EXCLUDED.action_text, reasoning = EXCLUDED.reasoning, "
+        "outcome = EXCLUDED.outcome, cost = EXCLUDED.cost, tokens = EXCLUDED.tokens, "
+        "latency_ms = EXCLUDED.latency_ms, illegal = EXCLUDED.illegal, "
+        "unparsable = EXCLUDED.unparsable, attempts_json = EXCLUDED.attempts_json, "
+        "updated_at = now()",
+        game_id, seq, action_number, d.seat, d.participant, t.state, t.tries, t.hold_id,
+        t.hold_amount, t.action_kind, t.action_text, t.reasoning, t.outcome, t.cost, t.tokens,
+        t.latency_ms, t.illegal, t.unparsable, t.attempts.dump());
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace
+
+void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat& d) {
+  const std::string& game_id = f.table.game_id;
+  const int64_t seq = view.last_sequence();
+  auto loaded = LoadTurn(pool_, game_id, seq);
+  if (!loaded.ok()) return;  // the database is away: the next event or keep-alive retries
+  TurnRow t = *std::move(loaded);
+  if (t.exists && t.state == "submitted") return;
+  const bool own_key = d.spec.funding() == v1::FUNDING_OWN_KEY;
+  auto save = [&] { return SaveTurn(pool_, game_id, seq, view.action_number(), d, t); };
+  auto settle = [&](int64_t amount) {
+    if (t.hold_id == 0) return;
+    auto posted = ledger_.Post(t.hold_id, std::min(amount, t.hold_amount), kArenaCaller,
+                               absl::StrCat("post:", t.hold_id));
+    if (!posted.ok()) {
+      common::LogWarning("hold not posted", {{"game_id", game_id},
+                                             {"hold_id", t.hold_id},
+                                             {"error", std::string(posted.status().message())}});
+    }
+  };
+  auto release = [&] {
+    if (t.hold_id == 0) return;
+    (void)ledger_.Void(t.hold_id, kArenaCaller, absl::StrCat("void:", t.hold_id));
+    t.hold_id = 0;
+    t.hold_amount = 0;
+  };
+
+  if (!t.exists || t.state == "asked") {
+    if (own_key && d.key_state == "needed") return;  // paused until the owner's key returns
+    if (t.exists && t.hold_id != 0) {
+      // A call was under way when this process stopped: its outcome is unknown, so it is
+      // charged at its worst case, as the gateway charges an unknown outcome.
+      settle(t.hold_amount);
+      t.cost += t.hold_amount;
+      t.hold_id = 0;
+      t.hold_amount = 0;
+    }
+    const v1::AiPolicy& policy = f.table.policy;
+    std::vector<std::string> history;
+    {
+      grpc::ClientContext ctx;
+      clients_.Prepare(ctx, absl::Seconds(10));
+      v1::GetRecordRequest rr;
+      rr.set_game_id(game_id);
+      v1::GameRecord record;
+      if (clients_.game_state().GetRecord(&ctx, rr, &record).ok()) {
+        for (const auto& e : record.events()) {
+          if (e.type() == "action" || e.type() == "chance") history.push_back(e.action());
+        }
+      }
+    }
+    bool answered = false;
+    while (!answered && !stopping_) {
+      const int attempt_no = t.tries;
+      t.tries++;
+      if (!own_key) {
+        auto hold = ledger_.ReserveFromPool(
+            d.owner_account, policy.turn_cost_cap_microcredits(), options_.hold_timeout,
+            absl::StrCat("model turn ", game_id, " seat ", d.seat), kArenaCaller,
+            absl::StrCat("turn:", game_id, ":", seq, ":", attempt_no));
+        if (!hold.ok()) {
+          // Nobody can pay for this turn (pool empty, allowance used up, account frozen).
+          common::LogWarning(
+              "model turn unfunded",
+              {{"game_id", game_id}, {"error", std::string(hold.status().message())}});
+          t.outcome = "unfunded";
+          t.action_kind = v1::ACTION_KIND_FORFEIT_TURN;
+          t.state = "answered";
+          answered = true;
+          break;
+        }
+        t.hold_id = hold->hold_id;
+        t.hold_amount = policy.turn_cost_cap_microcredits();
+      }
+      t.state = "asked";
+      if (!save().ok()) {
+        release();
+        return;
+      }
+      v1::ModelTurnRequest ask;
+      ask.set_game_id(game_id);
+      ask.set_seat(view.seats(d.seat).engine_seat());
+      ask.set_key_seat(d.seat);
+      ask.set_game(common::GameKindOfEngineId(f.table.engine_game));
+      *ask.mutable_variant() = view.settings().variant();
+      ask.set_position(view.position());
+      for (const std::string& h : history) ask.add_history(h);
+      ask.set_owed(view.phase());
+      ask.set_show_legal_moves(view.settings().level() != v1::TABLE_LEVEL_ADVANCED);
+      ask.set_model_id(d.spec.model_id());
+      ask.set_key_handle(own_key ? d.key_handle : "");
+      ask.set_cost_cap_microcredits(own_key ? 0 : t.hold_amount);
+      ask.set_max_reprompts(policy.max_reprompts());
+      absl::Duration budget = std::min(options_.gateway_timeout, TimeLeft(view));
+      if (budget < absl::Milliseconds(50)) {
+        release();
+        (void)save();
+        return;  // the clock ends this turn
+      }
+      v1::ModelTurnResponse resp;
+      grpc::ClientContext ctx;
+      clients_.Prepare(ctx, budget);
+      grpc::Status s = clients_.gateway().ChooseMove(&ctx, ask, &resp);
+      std::string failure;
+      if (!s.ok()) {
+        if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION &&
+            absl::StartsWith(s.error_message(), "key_needed")) {
+          failure = "key_needed";
+        } else if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+          failure = "cost_cap";  // even the first prompt would cost more than the cap
+        } else if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+          settle(t.hold_amount);  // sent, outcome unknown: its worst case
+          t.cost += t.hold_amount;
+          t.hold_id = 0;
+          failure = "provider";
+        } else {
+          failure = "provider";  // gateway unreachable or refusing: nothing was spent
+        }
+        release();
+      } else {
+        const int64_t cost = resp.total_cost_microcredits();
+        settle(cost);
+        t.hold_id = 0;
+        t.hold_amount = 0;
+        t.cost += own_key ? cost : std::min(cost, policy.turn_cost_cap_microcredits());
+        for (const v1::ModelAttempt& a : resp.attempts()) {
+          t.tokens += a.prompt_tokens() + a.completion_tokens();
+          t.latency_ms += a.latency_ms();
+          if (a.label() == "illegal") t.illegal++;
+          if (a.label() == "unparsable" || a.label() == "empty" || a.label() == "truncated")
+            t.unparsable++;
+          t.attempts.push_back(nlohmann::json::parse(ToJson(a), nullptr, false));
+        }
+        failure = resp.ok() ? "" : resp.failure();
+        if (failure == "auth" && own_key) failure = "key_needed";  // the owner's key is refused
+      }
+      if (failure.empty()) {
+        t.outcome = "ok";
+        t.action_text = resp.move().text();
+        t.action_kind = common::ActionKindOfText(t.action_text);
+        t.reasoning = resp.reasoning().substr(0, kMaxAnnotationBytes);
+        answered = true;
+      } else if (failure == "key_needed") {
+        t.outcome = "key_needed";
+        (void)save();
+        (void)pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+          txn.exec_params(
+              "UPDATE table_seats SET key_state = 'needed' WHERE game_id = $1 AND seat = $2",
+              game_id, d.seat);
+          return absl::OkStatus();
+        });
+        {
+          std::lock_guard<std::mutex> lock(f.mu);
+          f.table.seats[d.seat].key_state = "needed";
+        }
+        common::LogWarning("model seat paused: its key is needed again",
+                           {{"game_id", game_id}, {"seat", d.seat}});
+        return;
+      } else if (failure == "illegal" || failure == "cost_cap") {
+        t.outcome = failure;
+        t.action_kind = policy.illegal_move() == "lose-game" ? v1::ACTION_KIND_RESIGN
+                                                             : v1::ACTION_KIND_FORFEIT_TURN;
+        answered = true;
+      } else {
+        // Provider faults: not the model's fault. Ask again, then follow the fault policy.
+        t.outcome = "provider";
+        if (attempt_no < policy.provider_retries()) {
+          (void)save();
+          absl::SleepFor(options_.retry_backoff * t.tries);
+          continue;
+        }
+        if (policy.provider_fault() == "void" && f.table.league_id) {
+          t.state = "submitted";  // nothing will be submitted for this turn
+          (void)save();
+          VoidGame(f, "provider-fault");
+          return;
+        }
+        t.action_kind = v1::ACTION_KIND_FORFEIT_TURN;
+        answered = true;
+      }
+    }
+    if (!answered) return;
+    t.state = "answered";
+    if (!save().ok()) return;
+  }
+  // Answered (now or before a restart): submit it once, by its action number.
+  if (t.state == "answered") {
+    if (Submit(f, view, d.seat, static_cast<v1::ActionKind>(t.action_kind), t.action_text,
+               t.reasoning)) {
+      t.state = "submitted";
+      (void)save();
+    } else {
+      auto now = GetView(game_id);
+      if (now.ok() && now->last_sequence() != seq) {
+        t.state = "submitted";  // the turn is over (the clock took it); never submit it late
+        (void)save();
+      }
+    }
+  }
+}
+
+void SeatDriver::VoidGame(Follow& f, const std::string& reason) {
+  for (int attempt = 0; attempt < 20 && !stopping_; ++attempt) {
+    grpc::ClientContext ctx;
+    clients_.Prepare(ctx, absl::Seconds(10));
+    v1::VoidGameRequest req;
+    req.set_game_id(f.table.game_id);
+    req.set_reason(reason);
+    v1::GameView view;
+    grpc::Status s = clients_.game_state().VoidGame(&ctx, req, &view);
+    if (s.ok() || s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) return;
+    absl::SleepFor(options_.retry_backoff * (attempt + 1));
+  }
+}
+
+void SeatDriver::Finish(Follow& f, const v1::GameView& view) {
+  const std::string& game_id = f.table.game_id;
+  nlohmann::json result = nlohmann::json::parse(ToJson(view.outcome()), nullptr, false);
+  std::vector<int64_t> open_holds;
+  absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    open_holds.clear();
+    txn.exec_params(
+        "UPDATE driven_tables SET state = $2, result_json = $3, finished_at = now() "
+        "WHERE game_id = $1 AND state = 'active'",
+        game_id, StateWord(view.status()), result.dump());
+    for (const auto& row : txn.exec_params(
+             "SELECT hold_id FROM ai_turns WHERE game_id = $1 AND hold_id <> 0", game_id)) {
+      open_holds.push_back(row[0].as<int64_t>());
+    }
+    txn.exec_params("UPDATE ai_turns SET hold_id = 0 WHERE game_id = $1 AND hold_id <> 0", game_id);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) {
+    common::LogError("game end not recorded",
+                     {{"game_id", game_id}, {"error", std::string(s.message())}});
+    return;
+  }
+  // Holds of turns that never settled (the game ended under them) are released.
+  for (int64_t hold : open_holds) {
+    (void)ledger_.Void(hold, kArenaCaller, absl::StrCat("void:", hold));
+  }
+  bool own_keys = std::any_of(f.table.seats.begin(), f.table.seats.end(), [](const DrivenSeat& d) {
+    return d.spec.kind() == v1::SEAT_KIND_MODEL && d.spec.funding() == v1::FUNDING_OWN_KEY;
+  });
+  if (own_keys) {
+    grpc::ClientContext ctx;
+    clients_.Prepare(ctx, absl::Seconds(5));
+    v1::ReleaseKeyRequest req;
+    req.set_game_id(game_id);
+    v1::ReleaseKeyResponse resp;
+    (void)clients_.gateway().ReleaseKey(&ctx, req, &resp);
+  }
+  common::LogInfo("driven game ended", {{"game_id", game_id},
+                                        {"state", StateWord(view.status())},
+                                        {"result", view.outcome().result_text()}});
+  if (on_end_) on_end_(game_id);
+}
+
+}  // namespace arena::service

@@ -1,0 +1,131 @@
+// SeatDriver: arena plays the bot and model seats of the tables it created.
+//
+// For every driven game one thread follows the game-state stream (WatchGame: a snapshot, then
+// every event). Whenever a bot or model seat owes an action (move, pass, dart aim, placement,
+// penalty choice) the driver asks arena-bot or arena-llm-gateway, with a budget inside the
+// seat's clock, and submits the answer with the action number it expects, so a retry can
+// never be applied twice. The stream breaking (a game-state restart) only makes it reconnect.
+//
+// Model turns are durable: an `ai_turns` row per action number records the ledger hold, the
+// answer and its cost before the move is submitted, so a driver that restarts resumes the turn
+// (settles, then submits the recorded answer) rather than asking and paying twice. Donated
+// credits are reserved at the turn's worst case (the cost cap) before the gateway call and
+// settled at the real cost after; a call whose outcome was lost with the process is charged at
+// its worst case, as the gateway charges an unknown outcome.
+//
+// Failures follow the table's AiPolicy: a model without a legal answer forfeits the turn (or
+// resigns, "lose-game"); provider faults are re-asked `provider_retries` times, then the turn is
+// forfeited or (league games) the game voided. A lost per-game key (gateway restart) pauses the
+// seat: its turns follow the clock until the owner supplies the key again.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "arena/v1/arena.pb.h"
+#include "services/arena/ledger.h"
+#include "services/arena/service_clients.h"
+#include "services/common/pg_pool.h"
+
+namespace arena::service {
+
+// "bot:<level>", "model:<id>", "user:<account id>" or "guest".
+std::string ParticipantName(const v1::SeatSpec& spec);
+
+// The AiPolicy with defaults filled in; INVALID_ARGUMENT for unknown words. `league` decides
+// the provider-fault default ("void" in leagues, "forfeit-turn" elsewhere; "void" is refused
+// outside leagues).
+absl::StatusOr<v1::AiPolicy> NormalizePolicy(const v1::AiPolicy& in, bool league);
+
+struct DrivenSeat {
+  int seat = 0;
+  v1::SeatSpec spec;
+  std::string participant;
+  std::string owner_account;
+  std::string key_handle;          // own-key model seats
+  std::string key_state = "none";  // "none", "registered", "needed"
+  bool ai() const { return spec.kind() == v1::SEAT_KIND_BOT || spec.kind() == v1::SEAT_KIND_MODEL; }
+};
+
+struct DrivenTable {
+  std::string game_id;
+  std::string owner_account;  // empty for league games
+  std::optional<int64_t> league_id;
+  int slot = -1;
+  std::string engine_game;
+  v1::TableSettings settings;
+  v1::AiPolicy policy;
+  std::vector<DrivenSeat> seats;  // every seat, in table order
+};
+
+struct SeatDriverOptions {
+  absl::Duration bot_time_cap = absl::Seconds(5);          // when the clock does not bind
+  absl::Duration answer_margin = absl::Milliseconds(300);  // left for the answer to travel
+  absl::Duration gateway_timeout = absl::Seconds(120);
+  absl::Duration hold_timeout = absl::Minutes(10);  // longer than any turn it covers
+  absl::Duration retry_backoff = absl::Milliseconds(200);
+  int clue_level = 4;
+};
+
+class SeatDriver {
+ public:
+  SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
+             SeatDriverOptions options);
+  ~SeatDriver();
+
+  // Records a table arena created (in the caller's transaction).
+  static void Record(pqxx::transaction_base& txn, const DrivenTable& table);
+
+  // Starts following a recorded game (no-op when already followed).
+  void Drive(const std::string& game_id);
+  // Follows every recorded game that is still active (at start).
+  absl::Status ResumeAll();
+  // Stops every driver thread (their turns in flight are finished or abandoned safely).
+  void Stop();
+  // Called on a driver thread once a driven game has ended and its row says so.
+  void SetOnGameEnd(std::function<void(const std::string& game_id)> fn);
+
+  absl::StatusOr<DrivenTable> Load(const std::string& game_id);
+  // A re-supplied key was registered: the seat plays again.
+  absl::Status KeyRegistered(const std::string& game_id, int seat, const std::string& handle);
+  // What the driver did for each AI seat of a game.
+  absl::StatusOr<v1::ArenaTable> Describe(const std::string& game_id);
+
+  const SeatDriverOptions& options() const { return options_; }
+
+ private:
+  struct Follow;  // one followed game
+  void Run(std::shared_ptr<Follow> f);
+  void MaybeAct(Follow& f, const v1::GameView& view);
+  void BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& seat);
+  void ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat& seat);
+  // Submits an action for `seat`; true when it was applied (now or by an earlier try).
+  bool Submit(Follow& f, const v1::GameView& view, int seat, v1::ActionKind kind,
+              const std::string& text, const std::string& annotation);
+  void VoidGame(Follow& f, const std::string& reason);
+  void Finish(Follow& f, const v1::GameView& view);
+  absl::StatusOr<v1::GameView> GetView(const std::string& game_id);
+  absl::Duration TimeLeft(const v1::GameView& view) const;
+
+  ServiceClients& clients_;
+  common::PgPool& pool_;
+  ledger::Ledger& ledger_;
+  const SeatDriverOptions options_;
+  std::function<void(const std::string&)> on_end_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<Follow>> follows_;
+  std::vector<std::thread> threads_;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace arena::service
