@@ -41,6 +41,7 @@ void TextTable::Print(std::FILE* out) const {
         if (!last) line += pad;
       }
     }
+    while (!line.empty() && line.back() == ' ') line.pop_back();  // an empty last cell
     std::fprintf(out, "%s\n", line.c_str());
   };
   std::vector<std::string> header;
