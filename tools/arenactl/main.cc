@@ -26,33 +26,40 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "services/common/config.h"
 #include "services/common/grpc_util.h"
+#include "tools/arenactl/client.h"
 #include "tools/arenactl/demo.h"
+#include "tools/arenactl/league_commands.h"
+#include "tools/arenactl/match_commands.h"
+#include "tools/arenactl/table_commands.h"
+#include "tools/arenactl/text_table.h"
 #include "tools/arenactl/verify.h"
 
 ABSL_FLAG(std::string, game_state_addr, "127.0.0.1:7101", "arena-game-state address.");
 ABSL_FLAG(std::string, bot_addr, "127.0.0.1:7102", "arena-bot address.");
 ABSL_FLAG(std::string, gateway_addr, "127.0.0.1:7103", "arena-llm-gateway address.");
-ABSL_FLAG(std::string, arena_addr, "127.0.0.1:7100", "arena address.");
-ABSL_FLAG(int, timeout_ms, 3000, "Deadline of each call.");
 ABSL_FLAG(std::string, demo_game, "chestonia-chess", "demo: the game to play.");
 ABSL_FLAG(std::string, demo_variant, "players=3,darts=on", "demo: its variant options.");
 ABSL_FLAG(int, demo_level, 2, "demo: the bot level playing every seat.");
 ABSL_FLAG(int, demo_move_delay_ms, 300, "demo: pause between moves.");
 ABSL_FLAG(int, demo_max_actions, 400, "demo: stop after this many actions.");
 ABSL_FLAG(bool, once, false, "watch: draw the current position once and exit.");
-ABSL_FLAG(std::string, token, "", "Bearer token (prefer --token_file).");
-ABSL_FLAG(std::string, token_file, "",
-          "File with the bearer token; signup and signin write it (mode 0600).");
 ABSL_FLAG(std::string, password_file, "",
           "File with the password for signup/signin (default: read one line from stdin).");
 ABSL_FLAG(std::string, reason, "", "Why (required by admin commands).");
 ABSL_FLAG(std::string, idempotency_key, "",
           "Idempotency key of a credit operation (default: a fresh random one).");
-ABSL_FLAG(int, limit, 50, "Rows to show (history, audit).");
 ABSL_FLAG(std::string, display_name, "", "Display name of a guest.");
 
 namespace {
 
+using arena::arenactl::ArenaClient;
+using arena::arenactl::Credits;
+using arena::arenactl::FormatTime;
+using arena::arenactl::ParseCredits;
+using arena::arenactl::ReadFileTrimmed;
+using arena::arenactl::Stub;
+using arena::arenactl::TextTable;
+using arena::arenactl::Usage;
 using arena::common::SetDeadline;
 using Args = std::vector<std::string>;
 
@@ -102,56 +109,6 @@ int Health() {
 
 // --- Arena client helpers ------------------------------------------------------------------
 
-std::string Credits(int64_t micro) {
-  const char* sign = micro < 0 ? "-" : "";
-  uint64_t m = micro < 0 ? static_cast<uint64_t>(-(micro + 1)) + 1 : static_cast<uint64_t>(micro);
-  return absl::StrFormat("%s%d.%06d", sign, m / 1000000, m % 1000000);
-}
-
-// "12.5" -> 12500000. False on anything else.
-bool ParseCredits(const std::string& text, int64_t* micro) {
-  std::string s = text;
-  bool negative = !s.empty() && s[0] == '-';
-  if (negative) s = s.substr(1);
-  size_t dot = s.find('.');
-  std::string whole = dot == std::string::npos ? s : s.substr(0, dot);
-  std::string frac = dot == std::string::npos ? "" : s.substr(dot + 1);
-  if (whole.empty() || frac.size() > 6) return false;
-  for (char c : whole + frac) {
-    if (c < '0' || c > '9') return false;
-  }
-  int64_t w = 0;
-  if (!absl::SimpleAtoi(whole, &w) || w > 9'000'000'000'000LL) return false;
-  frac.resize(6, '0');
-  int64_t f = 0;
-  absl::SimpleAtoi(frac, &f);
-  *micro = (w * 1000000 + f) * (negative ? -1 : 1);
-  return true;
-}
-
-std::string FormatTime(const google::protobuf::Timestamp& t) {
-  return absl::FormatTime("%Y-%m-%d %H:%M:%S", absl::FromUnixSeconds(t.seconds()),
-                          absl::UTCTimeZone());
-}
-
-std::string ReadFileTrimmed(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return "";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
-std::string Token() {
-  std::string token = absl::GetFlag(FLAGS_token);
-  if (token.empty() && !absl::GetFlag(FLAGS_token_file).empty()) {
-    token = ReadFileTrimmed(absl::GetFlag(FLAGS_token_file));
-  }
-  return token;
-}
-
 std::string Password() {
   std::string file = absl::GetFlag(FLAGS_password_file);
   if (!file.empty()) return ReadFileTrimmed(file);
@@ -168,67 +125,6 @@ std::string NewKey() {
   char hex[33];
   sodium_bin2hex(hex, sizeof hex, raw, sizeof raw);
   return std::string("ctl-") + hex;
-}
-
-class ArenaClient {
- public:
-  ArenaClient()
-      : stub_(arena::v1::ArenaService::NewStub(
-            arena::common::MakeChannel(absl::GetFlag(FLAGS_arena_addr)))) {}
-
-  // Calls `method` with a deadline and the bearer token; prints the error and returns false.
-  template <typename Req, typename Resp, typename Method>
-  bool Call(Method method, const Req& req, Resp* resp, bool with_token = true) {
-    grpc::ClientContext ctx;
-    SetDeadline(ctx, absl::Milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
-    if (with_token) {
-      std::string token = Token();
-      if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
-    }
-    grpc::Status s = ((*stub_).*method)(&ctx, req, resp);
-    if (!s.ok()) {
-      std::fprintf(stderr, "arenactl: %s: %s\n", StatusName(s.error_code()),
-                   s.error_message().c_str());
-      return false;
-    }
-    return true;
-  }
-
- private:
-  static const char* StatusName(grpc::StatusCode code) {
-    switch (code) {
-      case grpc::StatusCode::INVALID_ARGUMENT:
-        return "INVALID_ARGUMENT";
-      case grpc::StatusCode::NOT_FOUND:
-        return "NOT_FOUND";
-      case grpc::StatusCode::ALREADY_EXISTS:
-        return "ALREADY_EXISTS";
-      case grpc::StatusCode::PERMISSION_DENIED:
-        return "PERMISSION_DENIED";
-      case grpc::StatusCode::UNAUTHENTICATED:
-        return "UNAUTHENTICATED";
-      case grpc::StatusCode::FAILED_PRECONDITION:
-        return "FAILED_PRECONDITION";
-      case grpc::StatusCode::RESOURCE_EXHAUSTED:
-        return "RESOURCE_EXHAUSTED";
-      case grpc::StatusCode::ABORTED:
-        return "ABORTED";
-      case grpc::StatusCode::UNAVAILABLE:
-        return "UNAVAILABLE";
-      case grpc::StatusCode::DEADLINE_EXCEEDED:
-        return "DEADLINE_EXCEEDED";
-      default:
-        return "ERROR";
-    }
-  }
-  std::unique_ptr<arena::v1::ArenaService::Stub> stub_;
-};
-
-using Stub = arena::v1::ArenaService::Stub;
-
-int Usage(const char* what) {
-  std::fprintf(stderr, "usage: arenactl %s\n", what);
-  return 2;
 }
 
 int StoreToken(const arena::v1::SessionToken& t) {
@@ -300,13 +196,18 @@ int Balance(const Args& a) {
   if (!a.empty()) req.set_account_id(a[0]);
   arena::v1::Balance b;
   if (!c.Call(&Stub::GetBalance, req, &b)) return 1;
-  std::printf("%-20s %16s %16s %16s %-7s %16s %16s\n", "ACCOUNT", "AVAILABLE", "HELD", "POSTED",
-              "FROZEN", "ALLOWANCE/DAY", "USED TODAY");
-  std::printf("%-20s %16s %16s %16s %-7s %16s %16s\n", b.account_id().c_str(),
-              Credits(b.available_microcredits()).c_str(), Credits(b.held_microcredits()).c_str(),
-              Credits(b.posted_microcredits()).c_str(), b.frozen() ? "yes" : "no",
-              Credits(b.daily_allowance_microcredits()).c_str(),
-              Credits(b.allowance_used_today_microcredits()).c_str());
+  TextTable table({{"ACCOUNT"},
+                   {"AVAILABLE", true},
+                   {"HELD", true},
+                   {"POSTED", true},
+                   {"FROZEN"},
+                   {"ALLOWANCE/DAY", true},
+                   {"USED TODAY", true}});
+  table.AddRow({b.account_id(), Credits(b.available_microcredits()), Credits(b.held_microcredits()),
+                Credits(b.posted_microcredits()), b.frozen() ? "yes" : "no",
+                Credits(b.daily_allowance_microcredits()),
+                Credits(b.allowance_used_today_microcredits())});
+  table.Print();
   return 0;
 }
 
@@ -318,13 +219,13 @@ int History(const Args& a) {
   req.set_limit(absl::GetFlag(FLAGS_limit));
   arena::v1::HistoryResponse r;
   if (!c.Call(&Stub::GetHistory, req, &r)) return 1;
-  std::printf("%-10s %-19s %-20s %-20s %14s %-10s %s\n", "TRANSFER", "AT (UTC)", "DEBIT", "CREDIT",
-              "AMOUNT", "KIND", "MEMO");
+  TextTable table(
+      {{"TRANSFER"}, {"AT (UTC)"}, {"DEBIT"}, {"CREDIT"}, {"AMOUNT", true}, {"KIND"}, {"MEMO"}});
   for (const auto& e : r.entries()) {
-    std::printf("%-10s %-19s %-20s %-20s %14s %-10s %s\n", e.transfer_id().c_str(),
-                FormatTime(e.at()).c_str(), e.debit_account().c_str(), e.credit_account().c_str(),
-                Credits(e.amount_microcredits()).c_str(), e.kind().c_str(), e.memo().c_str());
+    table.AddRow({e.transfer_id(), FormatTime(e.at()), e.debit_account(), e.credit_account(),
+                  Credits(e.amount_microcredits()), e.kind(), e.memo()});
   }
+  table.Print();
   return 0;
 }
 
@@ -438,13 +339,12 @@ int Audit(const Args& a) {
   req.set_limit(absl::GetFlag(FLAGS_limit));
   arena::v1::AuditResponse r;
   if (!c.Call(&Stub::AdminAudit, req, &r)) return 1;
-  std::printf("%-19s %-20s %-10s %-20s %-30s %s\n", "AT (UTC)", "ACTOR", "ACTION", "TARGET",
-              "REASON", "DETAIL");
+  TextTable table({{"AT (UTC)"}, {"ACTOR"}, {"ACTION"}, {"TARGET"}, {"REASON"}, {"DETAIL"}});
   for (const auto& e : r.records()) {
-    std::printf("%-19s %-20s %-10s %-20s %-30s %s\n", FormatTime(e.at()).c_str(), e.actor().c_str(),
-                e.action().c_str(), e.target().c_str(), e.reason().c_str(),
-                e.detail_json().c_str());
+    table.AddRow(
+        {FormatTime(e.at()), e.actor(), e.action(), e.target(), e.reason(), e.detail_json()});
   }
+  table.Print();
   return 0;
 }
 
@@ -478,11 +378,11 @@ int Invitations(const Args&) {
   req.set_limit(absl::GetFlag(FLAGS_limit));
   arena::v1::ListInvitationsResponse r;
   if (!c.Call(&Stub::ListInvitations, req, &r)) return 1;
-  std::printf("%-12s %-19s %-24s %s\n", "INVITATION", "AT (UTC)", "FROM", "NOTE");
+  TextTable table({{"INVITATION", true}, {"AT (UTC)"}, {"FROM"}, {"NOTE"}});
   for (const auto& i : r.invitations()) {
-    std::printf("%-12lld %-19s %-24s %s\n", static_cast<long long>(i.invitation_id()),
-                FormatTime(i.at()).c_str(), i.from_name().c_str(), i.note().c_str());
+    table.AddRow({std::to_string(i.invitation_id()), FormatTime(i.at()), i.from_name(), i.note()});
   }
+  table.Print();
   return 0;
 }
 
@@ -534,6 +434,15 @@ const std::map<std::string, Command>& Commands() {
       {"unfreeze", [](const Args& a) { return Freeze(a, false); }},
       {"allowance", Allowance},
       {"audit", Audit},
+      {"league", arena::arenactl::LeagueCommand},
+      {"standings", arena::arenactl::StandingsCommand},
+      {"leaderboard", arena::arenactl::LeaderboardCommand},
+      {"matches", arena::arenactl::MatchesCommand},
+      {"export", arena::arenactl::ExportCommand},
+      {"model-stats", arena::arenactl::ModelStatsCommand},
+      {"table", arena::arenactl::TableCommand},
+      {"supply-key", arena::arenactl::SupplyKeyCommand},
+      {"clue", arena::arenactl::ClueCommand},
       {"demo",
        [](const Args&) {
          arena::arenactl::DemoOptions o;
@@ -577,6 +486,21 @@ constexpr char kUsage[] =
     "  balance [ACCOUNT] | history [ACCOUNT]\n"
     "  donate AMOUNT | send NAME AMOUNT\n"
     "  block NAME | unblock NAME | invite NAME | invitations\n"
+    "Leagues and ratings:\n"
+    "  league create --name=N --game=GAME --participants=bot:1,model:ID,... [league flags]\n"
+    "  league run [same flags]         create, start, show progress until done, then standings\n"
+    "  league start|pause|resume|cancel ID | league progress ID | league list\n"
+    "    league flags: --variant=players=3,darts=on --format=round-robin|swiss\n"
+    "    --games_per_pairing=N --concurrency=N --swiss_rounds=N --max_reschedules=N --seed=N\n"
+    "    --per_move_ms=MS --move_cap=N\n"
+    "    --level=beginner|advanced --illegal_policy=forfeit-turn|lose-game\n"
+    "    --fault_policy=void|forfeit-turn --turn_cost_cap=CREDITS\n"
+    "  standings ID | leaderboard GAME\n"
+    "Matches and AI seats:\n"
+    "  matches [--league=ID] [--participant=P] [--game=GAME] [--state=S]\n"
+    "  export GAME [--pgn] | model-stats [MODEL] | table GAME\n"
+    "  supply-key GAME SEAT --key_file=F      the key is read from F only, never echoed\n"
+    "  clue GAME SEAT --seat_credential_file=F\n"
     "Admin commands (need --reason):\n"
     "  grant ACCOUNT AMOUNT | adjust ACCOUNT [-]AMOUNT | freeze ACCOUNT | unfreeze ACCOUNT\n"
     "    (a negative AMOUNT goes after \"--\": arenactl adjust --reason=R -- bob -1.5)\n"
