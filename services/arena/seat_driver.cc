@@ -590,8 +590,9 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
       }
     }
     bool answered = false;
+    int provider_faults = 0;
     while (!answered && !stopping_) {
-      const int attempt_no = t.tries;
+      const int attempt_no = t.tries;  // each gateway call gets a hold of its own
       t.tries++;
       if (!own_key) {
         auto hold = ledger_.ReserveFromPool(
@@ -653,8 +654,10 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
           t.cost += t.hold_amount;
           t.hold_id = 0;
           failure = "provider";
+        } else if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+          failure = "unavailable";  // our gateway is away (restarting): nothing was spent
         } else {
-          failure = "provider";  // gateway unreachable or refusing: nothing was spent
+          failure = "provider";
         }
         release();
       } else {
@@ -701,10 +704,15 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
         t.action_kind = policy.illegal_move() == "lose-game" ? v1::ACTION_KIND_RESIGN
                                                              : v1::ACTION_KIND_FORFEIT_TURN;
         answered = true;
+      } else if (failure == "unavailable") {
+        // Not the provider's fault either: wait for the gateway while the clock allows.
+        (void)save();
+        absl::SleepFor(std::min(options_.retry_backoff * t.tries, absl::Seconds(2)));
+        continue;
       } else {
         // Provider faults: not the model's fault. Ask again, then follow the fault policy.
         t.outcome = "provider";
-        if (attempt_no < policy.provider_retries()) {
+        if (provider_faults++ < policy.provider_retries()) {
           (void)save();
           absl::SleepFor(options_.retry_backoff * t.tries);
           continue;

@@ -1,0 +1,585 @@
+// End to end: a twelve-game league of bots and mock models on the real services and
+// PostgreSQL, every service killed (SIGKILL) and restarted once while it runs, then the books,
+// the logs, the standings and the ratings checked against what the games recorded.
+#include <signal.h>
+
+#include <map>
+#include <set>
+
+#include "arena/v1/arena.grpc.pb.h"
+#include "arena/v1/game_state.grpc.pb.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "pqxx/pqxx"
+#include "services/arena/ratings/glicko2.h"
+#include "services/common/actions.h"
+#include "tests/support/arena_client.h"
+#include "tests/support/server_process.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace arena::testing {
+namespace {
+
+using Stub = v1::ArenaService::Stub;
+using ::testing::HasSubstr;
+
+constexpr char kPlatformKey[] = "plat-SECRET-e2e-41c7d9";
+constexpr char kOwnKey[] = "own-SECRET-e2e-93b1f0";
+
+std::string WriteFile(const std::string& text) {
+  std::string path = MakeTempDir("e2e-file") + "/f";
+  std::ofstream(path) << text << "\n";
+  return path;
+}
+
+// Every process of a deployment, each restartable on its own port.
+class Deployment {
+ public:
+  Deployment() {
+    if (!db_.ok()) return;
+    std::string dir = MakeTempDir("mock-abacus");
+    mock_port_file_ = dir + "/port";
+    mock_ = std::make_unique<Subprocess>(std::vector<std::string>{
+        ARENA_MOCK_ABACUS_BIN, "--port=0", "--port_file=" + mock_port_file_,
+        std::string("--keys=") + kPlatformKey + ":1000000000," + kOwnKey + ":1000000000",
+        "--slow_ms=200"});
+    mock_port_ = WaitForPortFile(mock_port_file_, absl::Seconds(30));
+    if (mock_port_ <= 0) return;
+    Start("game-state");
+    Start("bot");
+    Start("gateway");
+    Start("arena");
+  }
+
+  bool ok() const {
+    if (!db_.ok() || mock_port_ <= 0) return false;
+    for (const auto& [name, p] : servers_) {
+      if (!p || !p->ok()) return false;
+    }
+    return servers_.size() == 4;
+  }
+
+  std::vector<std::string> FlagsOf(const std::string& name) {
+    auto port = [&](const std::string& n) {
+      return ports_.count(n) ? "--port=" + std::to_string(ports_[n]) : std::string("--port=0");
+    };
+    if (name == "game-state") {
+      return {port(name), "--database_url=" + db_.url(), "--keepalive_ms=200",
+              "--restart_grace_ms=300", "--log_level=warning"};
+    }
+    if (name == "bot") return {port(name), "--log_level=warning"};
+    if (name == "gateway") {
+      return {port(name),
+              "--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port_) + "/v1",
+              "--abacus_api_key_file=" + WriteFile(kPlatformKey),
+              "--retry_base_ms=20",
+              "--retry_max_ms=200",
+              "--log_level=warning"};
+    }
+    std::vector<std::string> f = ArenaFlags(db_.url());
+    f.push_back(port(name));
+    f.push_back("--game_state_addr=" + Address("game-state"));
+    f.push_back("--bot_addr=" + Address("bot"));
+    f.push_back("--gateway_addr=" + Address("gateway"));
+    f.push_back("--league_tick_ms=100");
+    f.push_back("--bot_time_cap_ms=300");
+    return f;
+  }
+
+  void Start(const std::string& name) {
+    static const std::map<std::string, std::string> kBinary = {{"game-state", ARENA_GAME_STATE_BIN},
+                                                               {"bot", ARENA_BOT_BIN},
+                                                               {"gateway", ARENA_GATEWAY_BIN},
+                                                               {"arena", ARENA_ARENA_BIN}};
+    auto p = std::make_unique<ServerProcess>(kBinary.at(name), FlagsOf(name));
+    if (p->ok()) ports_[name] = p->port();
+    servers_[name] = std::move(p);
+  }
+
+  // SIGKILL, then the same binary on the same port.
+  void KillAndRestart(const std::string& name) {
+    logs_ += servers_[name]->process().Stderr();
+    servers_[name]->process().Signal(SIGKILL);
+    servers_[name]->process().Wait(absl::Seconds(10));
+    Start(name);
+  }
+
+  std::string Address(const std::string& name) {
+    return "127.0.0.1:" + std::to_string(ports_[name]);
+  }
+  std::unique_ptr<Stub> Arena() { return Stub::NewStub(servers_["arena"]->channel()); }
+  std::unique_ptr<v1::GameStateService::Stub> GameState() {
+    return v1::GameStateService::NewStub(servers_["game-state"]->channel());
+  }
+  std::string AllLogs() {
+    std::string all = logs_ + mock_->Stderr();
+    for (auto& [n, p] : servers_) all += p->process().Stderr();
+    return all;
+  }
+  const TestDatabase& db() const { return db_; }
+  ServerProcess& server(const std::string& name) { return *servers_[name]; }
+
+ private:
+  TestDatabase db_;
+  std::string mock_port_file_;
+  std::unique_ptr<Subprocess> mock_;
+  int mock_port_ = 0;
+  std::map<std::string, std::unique_ptr<ServerProcess>> servers_;
+  std::map<std::string, int> ports_;
+  std::string logs_;  // of processes that were killed
+};
+
+std::string AdminToken(Stub& stub) {
+  v1::SignInRequest in;
+  in.set_name(kAdminName);
+  in.set_password(kAdminPassword);
+  v1::SessionToken t;
+  grpc::ClientContext ctx;
+  common::SetDeadline(ctx, absl::Seconds(20));
+  grpc::Status s = stub.SignIn(&ctx, in, &t);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return t.token();
+}
+
+// Admin credits, half donated to the pool, and a daily allowance large enough for the run.
+void FundPool(Stub& stub, const std::string& admin) {
+  v1::WhoAmIResponse me;
+  ASSERT_TRUE(CallAs(stub, &Stub::WhoAmI, As{admin}, v1::WhoAmIRequest(), &me).ok());
+  v1::AdminGrantRequest grant;
+  grant.set_account_id(me.account_id());
+  grant.set_amount_microcredits(200'000'000);
+  grant.set_reason("e2e league funding");
+  v1::TransferResponse tr;
+  ASSERT_TRUE(CallAs(stub, &Stub::AdminGrant, As{admin}, grant, &tr).ok());
+  v1::DonateRequest donate;
+  donate.set_amount_microcredits(100'000'000);
+  ASSERT_TRUE(CallAs(stub, &Stub::Donate, As{admin}, donate, &tr).ok());
+  v1::SetAllowanceRequest allowance;
+  allowance.set_account_id(me.account_id());
+  allowance.set_daily_microcredits(100'000'000);
+  allowance.set_reason("e2e");
+  v1::SetAllowanceResponse ar;
+  ASSERT_TRUE(CallAs(stub, &Stub::AdminSetAllowance, As{admin}, allowance, &ar).ok());
+}
+
+v1::TableSettings TwoPlayerDarts() {
+  v1::TableSettings s;
+  s.set_engine_game("chestonia-chess");
+  (*s.mutable_variant()->mutable_options())["players"] = "2";
+  (*s.mutable_variant()->mutable_options())["darts"] = "on";
+  s.mutable_clock()->set_per_move_ms(8000);
+  s.set_move_cap(24);
+  s.set_level(v1::TABLE_LEVEL_BEGINNER);
+  return s;
+}
+
+v1::LeagueParticipant Bot(int level) {
+  v1::LeagueParticipant p;
+  p.mutable_spec()->set_kind(v1::SEAT_KIND_BOT);
+  p.mutable_spec()->set_bot_level(level);
+  return p;
+}
+
+v1::LeagueParticipant Model(const std::string& id) {
+  v1::LeagueParticipant p;
+  p.mutable_spec()->set_kind(v1::SEAT_KIND_MODEL);
+  p.mutable_spec()->set_model_id(id);
+  p.mutable_spec()->set_funding(v1::FUNDING_DONATED_CREDITS);
+  return p;
+}
+
+std::vector<int> RanksOf(const v1::Outcome& o, int seats) {
+  std::vector<int> ranks(o.ranks().begin(), o.ranks().end());
+  if (static_cast<int>(ranks.size()) != seats) ranks.assign(seats, 0);
+  return ranks;
+}
+
+TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
+  Deployment d;
+  ASSERT_TRUE(d.ok());
+  auto stub = d.Arena();
+  const std::string admin = AdminToken(*stub);
+  FundPool(*stub, admin);
+
+  v1::CreateLeagueRequest create;
+  create.set_name("e2e swiss");
+  *create.mutable_settings() = TwoPlayerDarts();
+  for (auto p : {Bot(1), Bot(2), Model("mock-competent"), Model("mock-illegal-then-legal"),
+                 Model("mock-garbage"), Model("mock-truncated"), Model("mock-429-then-ok"),
+                 Model("mock-500")}) {
+    *create.add_participants() = p;
+  }
+  create.set_format("swiss");
+  create.set_swiss_rounds(3);  // 8 participants, 4 games a round: 12 games
+  create.set_concurrency(3);
+  create.set_max_reschedules(1);
+  create.set_seed(7);
+  create.mutable_policy()->set_turn_cost_cap_microcredits(50'000);
+  create.mutable_policy()->set_provider_retries(1);
+  v1::League league;
+  grpc::Status s = CallAs(*stub, &Stub::CreateLeague, As{admin}, create, &league);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(league.state(), "created");
+  EXPECT_EQ(league.games_total(), 4);  // Swiss rounds are paired as they come
+  v1::LeagueRef ref;
+  ref.set_league_id(league.league_id());
+  ASSERT_TRUE(CallAs(*stub, &Stub::StartLeague, As{admin}, ref, &league).ok());
+
+  // Follow the league; kill and restart one service at each milestone.
+  const std::vector<std::pair<int, std::string>> restarts = {
+      {1, "game-state"}, {3, "arena"}, {5, "gateway"}, {7, "bot"}};
+  size_t next_restart = 0;
+  v1::StandingsResponse standings;
+  absl::Time deadline = absl::Now() + absl::Minutes(15);
+  while (absl::Now() < deadline) {
+    grpc::Status st = CallAs(*stub, &Stub::GetStandings, As{}, ref, &standings);
+    if (st.ok()) {
+      const v1::League& l = standings.league();
+      int done = l.games_finished() + l.games_voided() + l.games_abandoned();
+      if (next_restart < restarts.size() && done >= restarts[next_restart].first) {
+        d.KillAndRestart(restarts[next_restart].second);
+        ASSERT_TRUE(d.server(restarts[next_restart].second).ok());
+        if (restarts[next_restart].second == "arena") stub = d.Arena();
+        next_restart++;
+      }
+      if (l.state() == "finished") break;
+    }
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  ASSERT_EQ(standings.league().state(), "finished") << "league did not finish; logs:\n"
+                                                    << d.AllLogs().substr(0, 20000);
+  EXPECT_EQ(next_restart, restarts.size()) << "not every service was restarted";
+
+  pqxx::connection conn(d.db().url());
+  pqxx::work txn(conn);
+
+  // Every game finished, or was voided and replayed, or was abandoned after its replay.
+  std::map<int, std::string> state_of;
+  std::map<int, int> replay_of;
+  std::vector<std::pair<int, std::string>> finished;  // slot, game id
+  for (const auto& row : txn.exec_params(
+           "SELECT slot, state, coalesce(replay_of, -1), coalesce(game_id, ''), attempt "
+           "FROM arena.league_games WHERE league_id = $1 ORDER BY slot",
+           std::stoll(league.league_id()))) {
+    int slot = row[0].as<int>();
+    std::string st = row[1].as<std::string>();
+    state_of[slot] = st;
+    if (row[2].as<int>() >= 0) replay_of[row[2].as<int>()] = slot;
+    EXPECT_TRUE(st == "finished" || st == "voided" || st == "abandoned") << slot << " " << st;
+    if (st == "abandoned") EXPECT_EQ(row[4].as<int>(), 1) << "abandoned before its replay";
+    if (st == "finished") finished.push_back({slot, row[3].as<std::string>()});
+  }
+  int originals = 0;
+  for (const auto& [slot, st] : state_of) {
+    if (st == "voided")
+      EXPECT_TRUE(replay_of.count(slot)) << "voided slot " << slot << " not replayed";
+  }
+  for (const auto& row : txn.exec_params(
+           "SELECT count(*) FROM arena.league_games WHERE league_id = $1 AND replay_of IS NULL",
+           std::stoll(league.league_id()))) {
+    originals = row[0].as<int>();
+  }
+  EXPECT_EQ(originals, 12);
+  EXPECT_GE(finished.size(), 6u);
+
+  // No action applied twice: every game's action numbers run 0, 1, 2, ... once each.
+  auto gs = d.GameState();
+  std::map<std::string, std::vector<int>> ranks_of;
+  int annotated = 0;
+  for (const auto& row : txn.exec("SELECT game_id FROM arena.driven_tables")) {
+    const std::string game_id = row[0].as<std::string>();
+    v1::GameRecord record;
+    grpc::ClientContext ctx;
+    common::SetDeadline(ctx, absl::Seconds(20));
+    v1::GetRecordRequest req;
+    req.set_game_id(game_id);
+    ASSERT_TRUE(gs->GetRecord(&ctx, req, &record).ok()) << game_id;
+    int64_t expected = 0;
+    for (const v1::GameEvent& e : record.events()) {
+      if (e.type() != "action") continue;
+      EXPECT_EQ(e.action_number(), expected) << game_id << " seq " << e.sequence();
+      expected = e.action_number() + 1;
+      if (!e.annotation().empty()) annotated++;
+    }
+    ranks_of[game_id] = RanksOf(record.final_view().outcome(), 2);
+  }
+  EXPECT_GT(annotated, 0) << "no model reasoning was published with a move";
+  // No model turn was answered twice: one row per turn, and each submitted at most once.
+  for (const auto& row :
+       txn.exec("SELECT count(*) FROM (SELECT game_id, action_number FROM arena.ai_turns "
+                "WHERE state = 'submitted' AND action_kind <> 0 GROUP BY 1, 2 "
+                "HAVING count(*) > 1) dup")) {
+    EXPECT_EQ(row[0].as<int>(), 0);
+  }
+
+  // The books balance, and every hold is settled or released.
+  auto books = txn.exec("SELECT sum(balance), sum(held) FROM arena.ledger_accounts");
+  EXPECT_EQ(books[0][0].as<int64_t>(), 0);
+  EXPECT_EQ(books[0][1].as<int64_t>(), 0);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM arena.holds WHERE state = 'open'")[0][0].as<int>(), 0);
+  auto spent = txn.exec(
+                      "SELECT coalesce(sum(t.amount), 0) FROM arena.transfers t "
+                      "JOIN arena.ledger_accounts a ON a.ledger_account_id = t.credit_id "
+                      "WHERE a.name = 'system:model_spend'")[0][0]
+                   .as<int64_t>();
+  auto recorded_cost =
+      txn.exec("SELECT coalesce(sum(cost), 0) FROM arena.ai_turns")[0][0].as<int64_t>();
+  EXPECT_EQ(spent, recorded_cost) << "model spend in the ledger differs from the turns' costs";
+
+  // Standings match the recorded results.
+  std::map<std::string, double> points;
+  std::map<std::string, int> games;
+  std::vector<std::vector<std::string>> rated_order;
+  std::vector<std::vector<int>> rated_ranks;
+  for (const auto& [slot, game_id] : finished) {
+    auto row = txn.exec_params(
+        "SELECT participants_json, ranks_json FROM arena.rated_results WHERE game_id = $1",
+        game_id);
+    ASSERT_EQ(row.size(), 1u) << "finished game " << game_id << " not rated once";
+    auto names = nlohmann::json::parse(row[0][0].as<std::string>()).get<std::vector<std::string>>();
+    auto ranks = nlohmann::json::parse(row[0][1].as<std::string>()).get<std::vector<int>>();
+    EXPECT_EQ(ranks, ranks_of[game_id]) << "rated ranks differ from the game's outcome";
+    for (size_t i = 0; i < names.size(); ++i) {
+      games[names[i]]++;
+      for (size_t j = 0; j < names.size(); ++j) {
+        if (i == j) continue;
+        points[names[i]] += ranks[i] < ranks[j] ? 1.0 : ranks[i] == ranks[j] ? 0.5 : 0.0;
+      }
+    }
+  }
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM arena.rated_results")[0][0].as<size_t>(),
+            finished.size());
+  for (const v1::Standing& st : standings.standings()) {
+    EXPECT_DOUBLE_EQ(st.points(), points[st.participant()]) << st.participant();
+    EXPECT_EQ(st.games(), games[st.participant()]) << st.participant();
+    EXPECT_EQ(st.wins() + st.draws() + st.losses(), st.games());
+  }
+
+  // Glicko-2 replayed from the rated results, game by game, equals what is stored.
+  std::map<std::string, ratings::Glicko2Rating> replay;
+  for (const auto& row : txn.exec("SELECT participants_json, ranks_json FROM arena.rated_results "
+                                  "ORDER BY created_at, game_id")) {
+    auto names = nlohmann::json::parse(row[0].as<std::string>()).get<std::vector<std::string>>();
+    auto ranks = nlohmann::json::parse(row[1].as<std::string>()).get<std::vector<int>>();
+    auto before = replay;
+    auto pairwise = ratings::PairwiseResults(ranks);
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::vector<ratings::Glicko2Result> results;
+      for (const auto& ps : pairwise[i]) results.push_back({before[names[ps.opponent]], ps.score});
+      replay[names[i]] = ratings::Glicko2Update(before[names[i]], results);
+    }
+  }
+  v1::LeaderboardRequest lb_req;
+  lb_req.set_engine_game("chestonia-chess");
+  v1::LeaderboardResponse board;
+  ASSERT_TRUE(CallAs(*stub, &Stub::GetLeaderboard, As{}, lb_req, &board).ok());
+  EXPECT_FALSE(board.ratings().empty());
+  for (const v1::Rating& r : board.ratings()) {
+    ASSERT_TRUE(replay.count(r.participant())) << r.participant();
+    EXPECT_NEAR(r.glicko_rating(), replay[r.participant()].rating, 1e-6) << r.participant();
+    EXPECT_NEAR(r.glicko_rd(), replay[r.participant()].deviation, 1e-6) << r.participant();
+    EXPECT_LE(r.bt_low95(), r.bt_rating());
+    EXPECT_GE(r.bt_high95(), r.bt_rating());
+    if (r.participant() == "bot:1") {
+      EXPECT_TRUE(r.anchor());
+      EXPECT_DOUBLE_EQ(r.bt_rating(), 950.0);
+    }
+  }
+
+  // The models behaved as scripted, and the statistics say so.
+  v1::ModelStatsResponse stats;
+  ASSERT_TRUE(CallAs(*stub, &Stub::GetModelStats, As{}, v1::ModelStatsRequest(), &stats).ok());
+  std::map<std::string, v1::ModelStats> by_model;
+  for (const auto& m : stats.models()) by_model[m.model_id()] = m;
+  EXPECT_GT(by_model["mock-illegal-then-legal"].illegal_per_1000_moves(), 0);
+  EXPECT_GT(by_model["mock-garbage"].unparsable_per_1000_moves(), 0);
+  EXPECT_GT(by_model["mock-garbage"].forfeits(), 0);
+  EXPECT_GT(by_model["mock-competent"].tokens_per_move(), 0);
+  EXPECT_GT(by_model["mock-competent"].cost_per_game_microcredits(), 0);
+  EXPECT_EQ(by_model["mock-competent"].forfeits(), 0);
+  // mock-500 never answers: none of its games can finish (each is voided, replayed, abandoned).
+  auto voided = txn.exec_params(
+      "SELECT count(*) FROM arena.league_games g JOIN arena.table_seats s ON s.game_id = g.game_id "
+      "WHERE g.league_id = $1 AND s.participant = 'model:mock-500' AND g.state = 'finished'",
+      std::stoll(league.league_id()));
+  EXPECT_EQ(voided[0][0].as<int>(), 0);
+
+  // A finished game exports every action and, for model seats, every attempt.
+  ASSERT_FALSE(finished.empty());
+  v1::ExportGameRequest ex;
+  std::string model_game;
+  for (const auto& [slot, game_id] : finished) {
+    auto row = txn.exec_params("SELECT count(*) FROM arena.ai_turns WHERE game_id = $1", game_id);
+    if (row[0][0].as<int>() > 0) model_game = game_id;
+  }
+  ASSERT_FALSE(model_game.empty());
+  ex.set_game_id(model_game);
+  v1::ExportGameResponse exported;
+  ASSERT_TRUE(CallAs(*stub, &Stub::ExportGame, As{}, ex, &exported).ok());
+  nlohmann::json j = nlohmann::json::parse(exported.json());
+  EXPECT_FALSE(j["events"].empty());
+  ASSERT_FALSE(j["model_turns"].empty());
+  EXPECT_FALSE(j["model_turns"][0]["attempts"].empty());
+  EXPECT_TRUE(j["model_turns"][0]["attempts"][0].contains("prompt"));
+  txn.commit();
+
+  // The platform key never left the gateway: not in any log, nor in the database.
+  EXPECT_THAT(d.AllLogs(), ::testing::Not(HasSubstr(kPlatformKey)));
+  EXPECT_THAT(exported.json(), ::testing::Not(HasSubstr(kPlatformKey)));
+}
+
+// A person (playing from clues) against a model paid by the person's own key; the gateway
+// restarts mid-game, losing the key, and the seat waits for its owner to supply it again.
+TEST(LeagueE2eTest, OwnKeySeatPausesAfterAGatewayRestartUntilTheKeyReturns) {
+  Deployment d;
+  ASSERT_TRUE(d.ok());
+  auto stub = d.Arena();
+  v1::SignUpRequest up;
+  up.set_name("carol");
+  up.set_password("carol-password-1");
+  v1::SessionToken carol;
+  ASSERT_TRUE(CallAs(*stub, &Stub::SignUp, As{}, up, &carol).ok());
+
+  v1::ArenaCreateTableRequest create;
+  *create.mutable_settings() = TwoPlayerDarts();
+  create.mutable_settings()->set_clues(true);
+  create.mutable_settings()->set_move_cap(12);
+  create.mutable_settings()->mutable_clock()->set_per_move_ms(20000);
+  v1::ArenaSeat* person = create.add_seats();
+  person->mutable_spec()->set_kind(v1::SEAT_KIND_GUEST);
+  v1::ArenaSeat* model = create.add_seats();
+  model->mutable_spec()->set_kind(v1::SEAT_KIND_MODEL);
+  model->mutable_spec()->set_model_id("mock-competent");
+  model->mutable_spec()->set_funding(v1::FUNDING_OWN_KEY);
+  model->set_own_api_key(kOwnKey);
+  // A guest may not seat a model.
+  v1::GuestTokenRequest gt;
+  v1::SessionToken guest;
+  ASSERT_TRUE(CallAs(*stub, &Stub::GuestToken, As{}, gt, &guest).ok());
+  v1::ArenaCreateTableResponse table;
+  EXPECT_EQ(CallAs(*stub, &Stub::CreateTable, As{guest.token()}, create, &table).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  grpc::Status s = CallAs(*stub, &Stub::CreateTable, As{carol.token()}, create, &table);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_THAT(table.DebugString(), ::testing::Not(HasSubstr(kOwnKey)));
+
+  auto gs = d.GameState();
+  std::string cred;
+  {
+    grpc::ClientContext ctx;
+    common::SetDeadline(ctx, absl::Seconds(20));
+    v1::JoinTableRequest join;
+    join.set_game_id(table.game_id());
+    join.set_seat(0);
+    v1::JoinTableResponse joined;
+    ASSERT_TRUE(gs->JoinTable(&ctx, join, &joined).ok());
+    cred = joined.seat_credential();
+  }
+  v1::ClueRequest wrong;
+  wrong.set_game_id(table.game_id());
+  wrong.set_seat(1);
+  wrong.set_seat_credential(cred);
+  v1::ClueResponse clue;
+  EXPECT_EQ(CallAs(*stub, &Stub::GetClue, As{}, wrong, &clue).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+
+  auto view_of = [&](v1::GameView* view) {
+    grpc::ClientContext ctx;
+    common::SetDeadline(ctx, absl::Seconds(20));
+    v1::GetGameRequest get;
+    get.set_game_id(table.game_id());
+    return gs->GetGame(&ctx, get, view);
+  };
+  bool restarted = false, paused_seen = false, supplied = false;
+  int person_moves = 0;
+  v1::GameView view;
+  absl::Time deadline = absl::Now() + absl::Minutes(5);
+  while (absl::Now() < deadline) {
+    ASSERT_TRUE(view_of(&view).ok());
+    if (view.status() != v1::GAME_STATUS_ACTIVE) break;
+    if (view.to_move() == 0 && view.phase() != "chance") {
+      v1::ClueRequest ask;
+      ask.set_game_id(table.game_id());
+      ask.set_seat(0);
+      ask.set_seat_credential(cred);
+      grpc::Status cs = CallAs(*stub, &Stub::GetClue, As{}, ask, &clue);
+      if (!cs.ok()) {  // the position moved on meanwhile
+        absl::SleepFor(absl::Milliseconds(50));
+        continue;
+      }
+      grpc::ClientContext ctx;
+      common::SetDeadline(ctx, absl::Seconds(20));
+      ctx.AddMetadata("x-arena-seat-credential", cred);
+      v1::SubmitActionRequest act;
+      act.set_game_id(table.game_id());
+      act.set_seat(0);
+      act.set_kind(common::ActionKindOfText(clue.move().text()));
+      act.mutable_move()->set_text(clue.move().text());
+      act.set_expected_action_number(view.action_number());
+      v1::SubmitActionResponse done;
+      if (gs->SubmitAction(&ctx, act, &done).ok()) person_moves++;
+      if (person_moves == 2 && !restarted) {
+        d.KillAndRestart("gateway");
+        ASSERT_TRUE(d.server("gateway").ok());
+        restarted = true;
+      }
+      continue;
+    }
+    if (restarted && !supplied) {
+      v1::TableRef ref;
+      ref.set_game_id(table.game_id());
+      v1::ArenaTable t;
+      ASSERT_TRUE(CallAs(*stub, &Stub::GetTable, As{}, ref, &t).ok());
+      ASSERT_EQ(t.ai_seats_size(), 1);
+      if (t.ai_seats(0).state() == "key-needed") {
+        paused_seen = true;
+        // Only the owner may supply it, and the seat stays paused until then.
+        v1::SupplyKeyRequest sk;
+        sk.set_game_id(table.game_id());
+        sk.set_seat(1);
+        sk.set_api_key(kOwnKey);
+        v1::SupplyKeyResponse skr;
+        EXPECT_EQ(CallAs(*stub, &Stub::SupplyKey, As{guest.token()}, sk, &skr).error_code(),
+                  grpc::StatusCode::PERMISSION_DENIED);
+        ASSERT_TRUE(CallAs(*stub, &Stub::SupplyKey, As{carol.token()}, sk, &skr).ok());
+        supplied = true;
+      }
+    }
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  EXPECT_TRUE(restarted);
+  EXPECT_TRUE(paused_seen) << "the model seat never reported that its key was needed";
+  EXPECT_TRUE(supplied);
+  EXPECT_EQ(view.status(), v1::GAME_STATUS_FINISHED);
+  // The model played after its key came back.
+  pqxx::connection conn(d.db().url());
+  pqxx::work txn(conn);
+  auto after = txn.exec_params(
+      "SELECT count(*) FROM arena.ai_turns WHERE game_id = $1 AND outcome = 'ok' AND "
+      "state = 'submitted' AND updated_at > (SELECT updated_at FROM arena.ai_turns "
+      "WHERE game_id = $1 AND outcome = 'key_needed' ORDER BY updated_at LIMIT 1)",
+      table.game_id());
+  EXPECT_GT(after[0][0].as<int>(), 0);
+  // The key is nowhere arena or game-state could keep it.
+  for (const auto& row :
+       txn.exec("SELECT count(*) FROM arena.table_seats WHERE key_handle LIKE '%SECRET%'")) {
+    EXPECT_EQ(row[0].as<int>(), 0);
+  }
+  txn.commit();
+  const char* pg_bin = std::getenv("ARENA_TEST_PG_BIN");
+  if (pg_bin != nullptr) {
+    std::string dump = MakeTempDir("pgdump") + "/dump.sql";
+    Subprocess p({std::string(pg_bin) + "/pg_dump", "--file=" + dump, d.db().url()});
+    ASSERT_EQ(p.Wait(absl::Seconds(60)).value_or(-1), 0) << p.Stderr();
+    std::ifstream in(dump);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_THAT(text, HasSubstr("ai_turns"));
+    EXPECT_THAT(text, ::testing::Not(HasSubstr(kOwnKey)));
+  }
+  EXPECT_THAT(d.AllLogs(), ::testing::Not(HasSubstr(kOwnKey)));
+}
+
+}  // namespace
+}  // namespace arena::testing
