@@ -109,7 +109,7 @@ class Deployment {
   std::string Address(const std::string& name) {
     return "127.0.0.1:" + std::to_string(ports_[name]);
   }
-  std::unique_ptr<Stub> Arena() { return Stub::NewStub(servers_["arena"]->channel()); }
+  std::unique_ptr<Stub> Arena() { return v1::ArenaService::NewStub(servers_["arena"]->channel()); }
   std::unique_ptr<v1::GameStateService::Stub> GameState() {
     return v1::GameStateService::NewStub(servers_["game-state"]->channel());
   }
@@ -268,13 +268,16 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
     state_of[slot] = st;
     if (row[2].as<int>() >= 0) replay_of[row[2].as<int>()] = slot;
     EXPECT_TRUE(st == "finished" || st == "voided" || st == "abandoned") << slot << " " << st;
-    if (st == "abandoned") EXPECT_EQ(row[4].as<int>(), 1) << "abandoned before its replay";
+    if (st == "abandoned") {
+      EXPECT_EQ(row[4].as<int>(), 1) << "abandoned before its replay";
+    }
     if (st == "finished") finished.push_back({slot, row[3].as<std::string>()});
   }
   int originals = 0;
   for (const auto& [slot, st] : state_of) {
-    if (st == "voided")
+    if (st == "voided") {
       EXPECT_TRUE(replay_of.count(slot)) << "voided slot " << slot << " not replayed";
+    }
   }
   for (const auto& row : txn.exec_params(
            "SELECT count(*) FROM arena.league_games WHERE league_id = $1 AND replay_of IS NULL",

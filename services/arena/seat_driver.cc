@@ -123,11 +123,36 @@ absl::StatusOr<v1::AiPolicy> NormalizePolicy(const v1::AiPolicy& in, bool league
 
 // --- One followed game -------------------------------------------------------------------
 
+namespace {
+
+// Registers a long call so Stop() can cancel it (a model call may take minutes).
+class TrackedCall {
+ public:
+  TrackedCall(std::mutex& mu, grpc::ClientContext*& slot, grpc::ClientContext* ctx,
+              const std::atomic<bool>& stopping)
+      : mu_(mu), slot_(slot) {
+    std::lock_guard<std::mutex> lock(mu_);
+    slot_ = ctx;
+    if (stopping) ctx->TryCancel();
+  }
+  ~TrackedCall() {
+    std::lock_guard<std::mutex> lock(mu_);
+    slot_ = nullptr;
+  }
+
+ private:
+  std::mutex& mu_;
+  grpc::ClientContext*& slot_;
+};
+
+}  // namespace
+
 struct SeatDriver::Follow {
   DrivenTable table;
   std::mutex mu;
   std::condition_variable cv;
   grpc::ClientContext* stream_ctx = nullptr;  // guarded by mu, cancelled by Stop()
+  grpc::ClientContext* call_ctx = nullptr;    // a bot or gateway call under way, likewise
   bool wake = false;                          // guarded by mu
   int64_t done_through = -1;                  // the highest action number this driver saw applied
 };
@@ -236,6 +261,7 @@ void SeatDriver::Stop() {
     for (auto& [id, f] : follows_) {
       std::lock_guard<std::mutex> flock(f->mu);
       if (f->stream_ctx != nullptr) f->stream_ctx->TryCancel();
+      if (f->call_ctx != nullptr) f->call_ctx->TryCancel();
       f->cv.notify_all();
     }
     threads.swap(threads_);
@@ -449,7 +475,12 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
     v1::ChooseMoveResponse answer;
     grpc::ClientContext ctx;
     clients_.Prepare(ctx, cap + absl::Seconds(2));
-    grpc::Status s = clients_.bot().ChooseMove(&ctx, ask, &answer);
+    grpc::Status s;
+    {
+      TrackedCall tracked(f.mu, f.call_ctx, &ctx, stopping_);
+      s = clients_.bot().ChooseMove(&ctx, ask, &answer);
+    }
+    if (stopping_) return;
     if (s.ok()) {
       const std::string& move = answer.move().text();
       if (!Submit(f, view, d.seat, common::ActionKindOfText(move), move, "")) {
@@ -641,7 +672,12 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
       v1::ModelTurnResponse resp;
       grpc::ClientContext ctx;
       clients_.Prepare(ctx, budget);
-      grpc::Status s = clients_.gateway().ChooseMove(&ctx, ask, &resp);
+      grpc::Status s;
+      {
+        TrackedCall tracked(f.mu, f.call_ctx, &ctx, stopping_);
+        s = clients_.gateway().ChooseMove(&ctx, ask, &resp);
+      }
+      if (stopping_) return;  // the call's outcome is unknown: a restart charges its worst case
       std::string failure;
       if (!s.ok()) {
         if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION &&
