@@ -765,9 +765,45 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
     return done(absl::InvalidArgumentError("fixed_leader is not a seat of this table"));
   }
 
+  // Idempotency: keys belong to the calling service. An anonymous caller has no identity to
+  // scope a key by (its host credential does not exist yet), so its keys are refused rather
+  // than shared with every other anonymous caller.
+  const std::string& key = req.idempotency_key();
+  std::pair<std::string, std::string> scope_key;
+  std::string game_id = CredentialHasher::NewCredential().substr(0, 20);
+  if (!key.empty()) {
+    if (key.size() > options_.max_idempotency_key_bytes) {
+      return done(absl::InvalidArgumentError(absl::StrCat(
+          "idempotency_key longer than ", options_.max_idempotency_key_bytes, " bytes")));
+    }
+    if (!caller.arena && caller.other_service.empty()) {
+      return done(absl::UnauthenticatedError(
+          "an idempotency_key needs a service credential: keys are scoped to the caller"));
+    }
+    scope_key = {caller.arena ? "arena" : caller.other_service, key};
+    std::unique_lock<std::mutex> keyed_lock(keyed_mu_);
+    auto it = keyed_creates_.find(scope_key);
+    if (it != keyed_creates_.end()) {  // the first create is in flight: answer with it
+      it->second.waiters.push_back(std::move(done));
+      return;
+    }
+    auto existing = store_->GameOfIdempotencyKey(scope_key.first, scope_key.second);
+    if (!existing.ok()) {
+      keyed_lock.unlock();
+      return done(absl::UnavailableError(existing.status().message()));
+    }
+    if (!existing->empty()) {
+      keyed_lock.unlock();
+      v1::CreateTableResponse first;  // no credentials: they were shown once
+      first.set_game_id(*existing);
+      return done(first);
+    }
+    keyed_creates_[scope_key].game_id = game_id;
+  }
+
   auto gp = std::make_shared<Game>();
   Game& g = *gp;
-  g.id = CredentialHasher::NewCredential().substr(0, 20);
+  g.id = game_id;
   g.settings = in;
   if (g.settings.level() == v1::TABLE_LEVEL_UNSPECIFIED)
     g.settings.set_level(v1::TABLE_LEVEL_BEGINNER);
@@ -798,6 +834,8 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   row.host_hash = g.host_hash;
   row.is_public = g.is_public;
   row.protected_game = g.protected_game;
+  row.idempotency_scope = scope_key.first;
+  row.idempotency_key = scope_key.second;
   statements.push_back(EventStore::InsertGame(row));
   bool all_filled = true;
   for (int i = 0; i < n; ++i) {
@@ -841,10 +879,32 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
     games_[g.id] = gp;
   }
   ArmTimers(gp);
-  Commit(gp, std::move(events), std::move(statements), [done, resp](absl::Status s) {
-    if (!s.ok()) return done(s);
-    done(resp);
-  });
+  bool keyed = !key.empty();
+  Commit(gp, std::move(events), std::move(statements),
+         [this, done, resp, keyed, scope_key](absl::Status s) {
+           if (keyed) {
+             v1::CreateTableResponse repeat;
+             repeat.set_game_id(resp.game_id());
+             FinishKeyedCreate(scope_key, s.ok() ? absl::StatusOr<v1::CreateTableResponse>(repeat)
+                                                 : absl::StatusOr<v1::CreateTableResponse>(s));
+           }
+           if (!s.ok()) return done(s);
+           done(resp);
+         });
+}
+
+void GameStateCore::FinishKeyedCreate(const std::pair<std::string, std::string>& scope_key,
+                                      const absl::StatusOr<v1::CreateTableResponse>& result) {
+  std::vector<Done<v1::CreateTableResponse>> waiters;
+  {
+    // Committed (or failed): from now on the row in game.games answers, or a retry creates.
+    std::lock_guard<std::mutex> lock(keyed_mu_);
+    auto it = keyed_creates_.find(scope_key);
+    if (it == keyed_creates_.end()) return;
+    waiters = std::move(it->second.waiters);
+    keyed_creates_.erase(it);
+  }
+  for (auto& w : waiters) w(result);
 }
 
 void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& req,
