@@ -1215,7 +1215,10 @@ absl::StatusOr<v1::GameView> GameStateCore::GetGame(const Caller& caller,
   int seat;
   if (!MayWatch(*gp, caller, &seat))
     return absl::PermissionDeniedError("a private game: seat or host credential needed");
-  return View(*gp, true, req.has_piece() ? &req.piece() : nullptr);
+  v1::GameView view = View(*gp, true, req.has_piece() ? &req.piece() : nullptr);
+  // Which seat the caller's credential holds, so arena can check a clue request's credential.
+  if (seat >= 0) view.set_viewer_seat(seat);
+  return view;
 }
 
 absl::StatusOr<v1::ListGamesResponse> GameStateCore::ListGames(const v1::ListGamesRequest& req) {
