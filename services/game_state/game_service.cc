@@ -1295,7 +1295,12 @@ absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
       tags.push_back({"White", name(g.TableSeat(0))});
       tags.push_back({"Black", name(g.TableSeat(1))});
     }
-    rec.set_pgn(ExportPgnIfChess(*g.state, std::move(tags), std::move(clocks)));
+    // The service's move cap is a draw (see AfterChange); the engine never ended the game, so
+    // its own result would be "*".
+    std::optional<std::string> result;
+    if (g.service_outcome && g.service_outcome->reason() == "move-cap")
+      result = g.service_outcome->result_text();
+    rec.set_pgn(ExportPgnIfChess(*g.state, std::move(tags), std::move(clocks), result));
   }
   return rec;
 }
