@@ -79,6 +79,16 @@ SeatEvent SeatEventOf(int kind) {
   }
 }
 
+// A forfeit is the clock's timeout asked for by arena: the engine gets kTimeout, the turn ends.
+bool IsForfeit(int kind) {
+  return kind == v1::ACTION_KIND_FORFEIT_TURN;
+}
+
+// The events after which a game never changes again (watch streams end with them).
+bool IsFinalEvent(const std::string& type) {
+  return type == "ended" || type == "aborted" || type == "voided";
+}
+
 bool TurnEnding(int kind) {
   return kind == v1::ACTION_KIND_MOVE || kind == v1::ACTION_KIND_PASS;
 }
@@ -337,8 +347,13 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
     } else if (e.type == "action") {
       int kind = p["kind"].get<int>();
       int es = g->EngineSeat(e.seat);
-      s = IsSeatEventKind(kind) ? g->state->ApplySeatEvent(es, SeatEventOf(kind))
-                                : g->state->Apply(e.action);
+      if (IsForfeit(kind)) {
+        s = g->state->ApplySeatEvent(es, SeatEvent::kTimeout);
+        g->seats[e.seat].turns++;  // a turn, not a move: the move cap does not count it
+      } else {
+        s = IsSeatEventKind(kind) ? g->state->ApplySeatEvent(es, SeatEventOf(kind))
+                                  : g->state->Apply(e.action);
+      }
       g->next_action = e.action_number + 1;
       if (absl::StartsWith(e.action, "aim ")) g->last_aim = e.action;
       g->actions[e.action_number] = ActionRecord{e.seat, kind, e.action, e.seq};
@@ -450,7 +465,7 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
         for (const auto& ev : protos) {
           game->committed.push_back(ev);
           game->committed_seq = ev->sequence();
-          bool final_event = ev->type() == "ended" || ev->type() == "aborted";
+          bool final_event = IsFinalEvent(ev->type());
           for (auto& [h, w] : game->watchers) {
             if (w.closed || ev->sequence() <= w.after_seq) continue;
             w.held.push_back(ev);
@@ -977,6 +992,19 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   SeatState& ss = g.seats[seat];
   // Who may act: the seat's credential holder, or arena for bot and model seats.
   bool ai_seat = ss.spec.kind() == v1::SEAT_KIND_BOT || ss.spec.kind() == v1::SEAT_KIND_MODEL;
+  if (IsForfeit(req.kind()) && !(caller.arena && ai_seat)) {
+    // Forfeiting is arena's policy for the seats it drives; a person's seat resigns or lets
+    // its clock run instead.
+    bool known =
+        caller.arena || !caller.other_service.empty() ||
+        SeatOfCredential(g, caller.seat_credential) >= 0 ||
+        (!caller.host_credential.empty() && hasher_.Matches(caller.host_credential, g.host_hash));
+    if (known) {
+      return done(absl::PermissionDeniedError(
+          "only arena may forfeit a turn, and only for a bot or model seat"));
+    }
+    return done(absl::UnauthenticatedError("forfeiting a turn needs the arena service credential"));
+  }
   if (!(caller.arena && ai_seat)) {
     if (caller.seat_credential.empty()) {
       if (!caller.other_service.empty() || caller.arena) {
@@ -998,7 +1026,8 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
     std::string text = req.move().text();
     if (it != g.actions.end() && it->second.seat == seat && it->second.kind == req.kind() &&
         (it->second.text == text || absl::EndsWith(it->second.text, " " + text) ||
-         IsSeatEventKind(req.kind()) || req.kind() == v1::ACTION_KIND_PLACEMENT_SKIP ||
+         IsSeatEventKind(req.kind()) || IsForfeit(req.kind()) ||
+         req.kind() == v1::ACTION_KIND_PLACEMENT_SKIP ||
          (req.kind() == v1::ACTION_KIND_PASS && text.empty()))) {
       v1::SubmitActionResponse resp;
       resp.set_action_number(req.expected_action_number());
@@ -1025,6 +1054,11 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   bool is_mover = g.Mover() == seat;
   if (IsSeatEventKind(kind)) {
     applied = g.state->ApplySeatEvent(g.EngineSeat(seat), SeatEventOf(kind));
+  } else if (IsForfeit(kind)) {
+    // Exactly the clock's timeout (Chestonia: the turn passes; chess: the timeout rule), so it
+    // is accepted even just after the flag fell: the result is the same either way.
+    if (!is_mover) return done(absl::FailedPreconditionError("not your turn"));
+    applied = g.state->ApplySeatEvent(g.EngineSeat(seat), SeatEvent::kTimeout);
   } else {
     std::string phase = g.state->Phase();
     switch (kind) {
@@ -1074,6 +1108,7 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   }
   if (!applied.ok()) return done(applied);  // nothing changed: no clock, no turn, no number
   if (IsSeatEventKind(kind)) text = std::string(engine::SeatEventName(SeatEventOf(kind)));
+  if (IsForfeit(kind)) text = "forfeit";
   if (kind == v1::ACTION_KIND_DART_AIM) g.last_aim = text;
 
   // Charge the mover's clock.
@@ -1093,6 +1128,12 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
       g.moves_played++;
       g.turn_seat = -1;  // a new turn starts, even for the same seat
     }
+  }
+  if (IsForfeit(kind)) {
+    // Like a timeout: a turn, not a move (the move cap does not count it); the turn is over
+    // even if the same seat moves again.
+    ss.turns++;
+    g.turn_seat = -1;
   }
   std::vector<StoredEvent> events;
   StoredEvent e = NewEvent(g, "action", seat);
