@@ -380,8 +380,10 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
           if (st.ok()) g->state = *std::move(st);
         }
       }
-    } else if (e.type == "ended" || e.type == "aborted") {
-      g->status = e.type == "ended" ? v1::GAME_STATUS_FINISHED : v1::GAME_STATUS_ABORTED;
+    } else if (IsFinalEvent(e.type)) {
+      g->status = e.type == "ended"     ? v1::GAME_STATUS_FINISHED
+                  : e.type == "aborted" ? v1::GAME_STATUS_ABORTED
+                                        : v1::GAME_STATUS_VOIDED;
       if (p.contains("service_outcome")) {
         v1::Outcome o;
         if (FromJson(p["service_outcome"].dump(), &o)) g->service_outcome = o;
@@ -1457,6 +1459,66 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
     done(v1::DeleteGameResponse());
   };
   store_->Enqueue(std::move(item));
+}
+
+// --- Voiding (arena, league games) -----------------------------------------------------------
+
+void GameStateCore::VoidGame(const Caller& caller, const v1::VoidGameRequest& req,
+                             Done<v1::GameView> done) {
+  if (req.reason().size() > options_.max_void_reason_bytes) {
+    return done(absl::InvalidArgumentError(
+        absl::StrCat("reason longer than ", options_.max_void_reason_bytes, " bytes")));
+  }
+  if (req.reason().find_first_of("\n\r") != std::string::npos)
+    return done(absl::InvalidArgumentError("reason must be one line"));
+  if (!caller.arena && !caller.other_service.empty())
+    return done(absl::PermissionDeniedError("only arena may void a game"));
+  std::shared_ptr<Game> gp = Find(req.game_id());
+  if (!gp) return done(absl::NotFoundError("no such game"));
+  Game& g = *gp;
+  std::lock_guard<std::mutex> lock(g.mu);
+  if (!caller.arena) {
+    bool known =
+        SeatOfCredential(g, caller.seat_credential) >= 0 ||
+        (!caller.host_credential.empty() && hasher_.Matches(caller.host_credential, g.host_hash));
+    if (known) return done(absl::PermissionDeniedError("only arena may void a game"));
+    return done(absl::UnauthenticatedError("voiding a game needs the arena service credential"));
+  }
+  if (g.settings.league_id().empty())
+    return done(absl::FailedPreconditionError("only league games can be voided"));
+  // A retry of a void that went through: the same view, no second event (arena may not know
+  // whether its first call committed).
+  if (g.status == v1::GAME_STATUS_VOIDED) return done(View(g, false, nullptr));
+  if (IsTerminalStatus(g.status)) {
+    return done(absl::FailedPreconditionError(absl::StrCat("the game is ", StatusWord(g.status))));
+  }
+  std::string reason = req.reason().empty() ? "voided" : req.reason();
+  v1::Outcome o;
+  o.set_status(v1::GAME_STATUS_VOIDED);
+  o.set_reason(reason);
+  o.set_result_text("voided");
+  g.status = v1::GAME_STATUS_VOIDED;
+  g.service_outcome = o;
+  std::vector<StoredEvent> events;
+  StoredEvent e = NewEvent(g, "voided", -1);
+  g.end_seq = e.seq;
+  e.payload = {{"reason", reason},
+               {"revealed_seed", ToHex(g.draw.seed())},
+               {"service_outcome", nlohmann::json::parse(ToJson(o))},
+               {"clocks", ClockReadings(g)}};
+  events.push_back(std::move(e));
+  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
+  statements.push_back(EventStore::SetStatus(g.id, "voided", true));
+  ArmTimers(gp);  // cancels: the game is no longer active
+  v1::GameView view = View(g, false, nullptr);
+  // The view is taken before the commit, when the seed is not yet shown; it is revealed in the
+  // reply only once the "voided" event is durable.
+  std::string seed = ToHex(g.draw.seed());
+  Commit(gp, std::move(events), std::move(statements), [done, view, seed](absl::Status s) mutable {
+    if (!s.ok()) return done(s);
+    view.set_revealed_seed(seed);
+    done(view);
+  });
 }
 
 // --- Watching, presence, pings ---------------------------------------------------------------

@@ -89,6 +89,9 @@ class GameStateCore {
   void DeleteGame(const Caller& caller, const v1::DeleteGameRequest& req,
                   Done<v1::DeleteGameResponse> done);
   absl::Status Pong(const Caller& caller, const v1::PongRequest& req);
+  // Arena only, league games only: ends a waiting or active game with no result (VOIDED),
+  // durably, revealing the seed. A repeat on a voided game returns its view unchanged.
+  void VoidGame(const Caller& caller, const v1::VoidGameRequest& req, Done<v1::GameView> done);
 
   // Registers a watcher. On success the sink receives (from other threads) the snapshot and
   // events; the returned handle must be passed to Unwatch exactly once.
