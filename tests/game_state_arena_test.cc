@@ -400,6 +400,8 @@ TEST(GameStateArenaTest, VoidIsRefusedForNonLeagueAndFinishedGames) {
   ASSERT_TRUE(h.Create(req, &waiting, kArena).ok());
   ASSERT_TRUE(Void(h, waiting.game_id(), "no show", &v, kArena).ok());
   EXPECT_EQ(v.status(), v1::GAME_STATUS_VOIDED);
+  EXPECT_EQ(v.phase(), "finished");
+  EXPECT_FALSE(v.revealed_seed().empty());
   std::string cred;
   EXPECT_EQ(h.Join(waiting.game_id(), 0, &cred).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION);

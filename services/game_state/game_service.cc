@@ -1240,7 +1240,8 @@ v1::GameView GameStateCore::View(const Game& g, bool with_legal, const v1::Cell*
       }
     }
   } else {
-    v.set_phase("waiting");
+    // A table voided before it filled has no engine state; it is over all the same.
+    v.set_phase(IsTerminalStatus(g.status) ? "finished" : "waiting");
   }
   *v.mutable_outcome() = OutcomeOf(g);
   // The seed is revealed only once the event that ended the game is durable: a game whose
