@@ -14,8 +14,10 @@ constexpr char kInsertEvents[] =
     "bigint)";
 constexpr char kInsertGame[] =
     "INSERT INTO game.games (game_id, game_kind, variant, settings_json, status, secret_seed, "
-    "seed_commitment, host_hash, is_public, protected) VALUES ($1, $2, $3, $4::jsonb, $5, $6, "
-    "$7, $8, $9, $10)";
+    "seed_commitment, host_hash, is_public, protected, idempotency_scope, idempotency_key) "
+    "VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12)";
+constexpr char kGameOfIdempotencyKey[] =
+    "SELECT game_id FROM game.games WHERE idempotency_scope = $1 AND idempotency_key = $2";
 constexpr char kUpsertSeat[] =
     "INSERT INTO game.seats (game_id, seat, kind, credential_hash, spec_json, seat_seed, filled) "
     "VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) ON CONFLICT (game_id, seat) DO UPDATE SET "
@@ -201,11 +203,30 @@ absl::StatusOr<StoredGame> EventStore::LoadGame(const std::string& game_id) {
   return game;
 }
 
+absl::StatusOr<std::string> EventStore::GameOfIdempotencyKey(const std::string& scope,
+                                                             const std::string& key) {
+  std::string game_id;
+  absl::Status s = pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    pqxx::result r = txn.exec_params(kGameOfIdempotencyKey, scope, key);
+    game_id = r.empty() ? "" : r[0][0].as<std::string>();
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return game_id;
+}
+
 std::function<void(pqxx::transaction_base&)> EventStore::InsertGame(const StoredGame& g) {
   return [g](pqxx::transaction_base& txn) {
-    txn.exec_params(kInsertGame, g.game_id, g.game_kind, g.variant, g.settings_json, g.status,
-                    Bytes(g.secret_seed), g.seed_commitment, Bytes(g.host_hash), g.is_public,
-                    g.protected_game);
+    // NULL, not '', when there is no key: the unique index ignores NULLs.
+    if (g.idempotency_key.empty()) {
+      txn.exec_params(kInsertGame, g.game_id, g.game_kind, g.variant, g.settings_json, g.status,
+                      Bytes(g.secret_seed), g.seed_commitment, Bytes(g.host_hash), g.is_public,
+                      g.protected_game, nullptr, nullptr);
+    } else {
+      txn.exec_params(kInsertGame, g.game_id, g.game_kind, g.variant, g.settings_json, g.status,
+                      Bytes(g.secret_seed), g.seed_commitment, Bytes(g.host_hash), g.is_public,
+                      g.protected_game, g.idempotency_scope, g.idempotency_key);
+    }
   };
 }
 

@@ -60,6 +60,9 @@ struct StoredGame {
   std::string host_hash;  // raw bytes
   bool is_public = true;
   bool protected_game = false;
+  // CreateTableRequest.idempotency_key and whose it is (the calling service); empty: none.
+  std::string idempotency_scope;
+  std::string idempotency_key;
   std::vector<StoredSeat> seats;
   std::vector<StoredEvent> events;
 };
@@ -84,6 +87,10 @@ class EventStore {
 
   absl::StatusOr<std::vector<std::string>> UnfinishedGameIds();
   absl::StatusOr<StoredGame> LoadGame(const std::string& game_id);
+  // The game created with this idempotency key in this scope (deleted games included, since a
+  // key is never reused), or "" when none was.
+  absl::StatusOr<std::string> GameOfIdempotencyKey(const std::string& scope,
+                                                   const std::string& key);
 
   // --- Statements for WriteItem::statements ---
   static std::function<void(pqxx::transaction_base&)> InsertGame(const StoredGame& game);

@@ -79,6 +79,16 @@ SeatEvent SeatEventOf(int kind) {
   }
 }
 
+// A forfeit is the clock's timeout asked for by arena: the engine gets kTimeout, the turn ends.
+bool IsForfeit(int kind) {
+  return kind == v1::ACTION_KIND_FORFEIT_TURN;
+}
+
+// The events after which a game never changes again (watch streams end with them).
+bool IsFinalEvent(const std::string& type) {
+  return type == "ended" || type == "aborted" || type == "voided";
+}
+
 bool TurnEnding(int kind) {
   return kind == v1::ACTION_KIND_MOVE || kind == v1::ACTION_KIND_PASS;
 }
@@ -337,8 +347,13 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
     } else if (e.type == "action") {
       int kind = p["kind"].get<int>();
       int es = g->EngineSeat(e.seat);
-      s = IsSeatEventKind(kind) ? g->state->ApplySeatEvent(es, SeatEventOf(kind))
-                                : g->state->Apply(e.action);
+      if (IsForfeit(kind)) {
+        s = g->state->ApplySeatEvent(es, SeatEvent::kTimeout);
+        g->seats[e.seat].turns++;  // a turn, not a move: the move cap does not count it
+      } else {
+        s = IsSeatEventKind(kind) ? g->state->ApplySeatEvent(es, SeatEventOf(kind))
+                                  : g->state->Apply(e.action);
+      }
       g->next_action = e.action_number + 1;
       if (absl::StartsWith(e.action, "aim ")) g->last_aim = e.action;
       g->actions[e.action_number] = ActionRecord{e.seat, kind, e.action, e.seq};
@@ -365,8 +380,10 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
           if (st.ok()) g->state = *std::move(st);
         }
       }
-    } else if (e.type == "ended" || e.type == "aborted") {
-      g->status = e.type == "ended" ? v1::GAME_STATUS_FINISHED : v1::GAME_STATUS_ABORTED;
+    } else if (IsFinalEvent(e.type)) {
+      g->status = e.type == "ended"     ? v1::GAME_STATUS_FINISHED
+                  : e.type == "aborted" ? v1::GAME_STATUS_ABORTED
+                                        : v1::GAME_STATUS_VOIDED;
       if (p.contains("service_outcome")) {
         v1::Outcome o;
         if (FromJson(p["service_outcome"].dump(), &o)) g->service_outcome = o;
@@ -450,7 +467,7 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
         for (const auto& ev : protos) {
           game->committed.push_back(ev);
           game->committed_seq = ev->sequence();
-          bool final_event = ev->type() == "ended" || ev->type() == "aborted";
+          bool final_event = IsFinalEvent(ev->type());
           for (auto& [h, w] : game->watchers) {
             if (w.closed || ev->sequence() <= w.after_seq) continue;
             w.held.push_back(ev);
@@ -765,9 +782,45 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
     return done(absl::InvalidArgumentError("fixed_leader is not a seat of this table"));
   }
 
+  // Idempotency: keys belong to the calling service. An anonymous caller has no identity to
+  // scope a key by (its host credential does not exist yet), so its keys are refused rather
+  // than shared with every other anonymous caller.
+  const std::string& key = req.idempotency_key();
+  std::pair<std::string, std::string> scope_key;
+  std::string game_id = CredentialHasher::NewCredential().substr(0, 20);
+  if (!key.empty()) {
+    if (key.size() > options_.max_idempotency_key_bytes) {
+      return done(absl::InvalidArgumentError(absl::StrCat(
+          "idempotency_key longer than ", options_.max_idempotency_key_bytes, " bytes")));
+    }
+    if (!caller.arena && caller.other_service.empty()) {
+      return done(absl::UnauthenticatedError(
+          "an idempotency_key needs a service credential: keys are scoped to the caller"));
+    }
+    scope_key = {caller.arena ? "arena" : caller.other_service, key};
+    std::unique_lock<std::mutex> keyed_lock(keyed_mu_);
+    auto it = keyed_creates_.find(scope_key);
+    if (it != keyed_creates_.end()) {  // the first create is in flight: answer with it
+      it->second.waiters.push_back(std::move(done));
+      return;
+    }
+    auto existing = store_->GameOfIdempotencyKey(scope_key.first, scope_key.second);
+    if (!existing.ok()) {
+      keyed_lock.unlock();
+      return done(absl::UnavailableError(existing.status().message()));
+    }
+    if (!existing->empty()) {
+      keyed_lock.unlock();
+      v1::CreateTableResponse first;  // no credentials: they were shown once
+      first.set_game_id(*existing);
+      return done(first);
+    }
+    keyed_creates_[scope_key].game_id = game_id;
+  }
+
   auto gp = std::make_shared<Game>();
   Game& g = *gp;
-  g.id = CredentialHasher::NewCredential().substr(0, 20);
+  g.id = game_id;
   g.settings = in;
   if (g.settings.level() == v1::TABLE_LEVEL_UNSPECIFIED)
     g.settings.set_level(v1::TABLE_LEVEL_BEGINNER);
@@ -798,6 +851,8 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   row.host_hash = g.host_hash;
   row.is_public = g.is_public;
   row.protected_game = g.protected_game;
+  row.idempotency_scope = scope_key.first;
+  row.idempotency_key = scope_key.second;
   statements.push_back(EventStore::InsertGame(row));
   bool all_filled = true;
   for (int i = 0; i < n; ++i) {
@@ -841,10 +896,32 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
     games_[g.id] = gp;
   }
   ArmTimers(gp);
-  Commit(gp, std::move(events), std::move(statements), [done, resp](absl::Status s) {
-    if (!s.ok()) return done(s);
-    done(resp);
-  });
+  bool keyed = !key.empty();
+  Commit(gp, std::move(events), std::move(statements),
+         [this, done, resp, keyed, scope_key](absl::Status s) {
+           if (keyed) {
+             v1::CreateTableResponse repeat;
+             repeat.set_game_id(resp.game_id());
+             FinishKeyedCreate(scope_key, s.ok() ? absl::StatusOr<v1::CreateTableResponse>(repeat)
+                                                 : absl::StatusOr<v1::CreateTableResponse>(s));
+           }
+           if (!s.ok()) return done(s);
+           done(resp);
+         });
+}
+
+void GameStateCore::FinishKeyedCreate(const std::pair<std::string, std::string>& scope_key,
+                                      const absl::StatusOr<v1::CreateTableResponse>& result) {
+  std::vector<Done<v1::CreateTableResponse>> waiters;
+  {
+    // Committed (or failed): from now on the row in game.games answers, or a retry creates.
+    std::lock_guard<std::mutex> lock(keyed_mu_);
+    auto it = keyed_creates_.find(scope_key);
+    if (it == keyed_creates_.end()) return;
+    waiters = std::move(it->second.waiters);
+    keyed_creates_.erase(it);
+  }
+  for (auto& w : waiters) w(result);
 }
 
 void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& req,
@@ -917,6 +994,19 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   SeatState& ss = g.seats[seat];
   // Who may act: the seat's credential holder, or arena for bot and model seats.
   bool ai_seat = ss.spec.kind() == v1::SEAT_KIND_BOT || ss.spec.kind() == v1::SEAT_KIND_MODEL;
+  if (IsForfeit(req.kind()) && !(caller.arena && ai_seat)) {
+    // Forfeiting is arena's policy for the seats it drives; a person's seat resigns or lets
+    // its clock run instead.
+    bool known =
+        caller.arena || !caller.other_service.empty() ||
+        SeatOfCredential(g, caller.seat_credential) >= 0 ||
+        (!caller.host_credential.empty() && hasher_.Matches(caller.host_credential, g.host_hash));
+    if (known) {
+      return done(absl::PermissionDeniedError(
+          "only arena may forfeit a turn, and only for a bot or model seat"));
+    }
+    return done(absl::UnauthenticatedError("forfeiting a turn needs the arena service credential"));
+  }
   if (!(caller.arena && ai_seat)) {
     if (caller.seat_credential.empty()) {
       if (!caller.other_service.empty() || caller.arena) {
@@ -938,7 +1028,8 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
     std::string text = req.move().text();
     if (it != g.actions.end() && it->second.seat == seat && it->second.kind == req.kind() &&
         (it->second.text == text || absl::EndsWith(it->second.text, " " + text) ||
-         IsSeatEventKind(req.kind()) || req.kind() == v1::ACTION_KIND_PLACEMENT_SKIP ||
+         IsSeatEventKind(req.kind()) || IsForfeit(req.kind()) ||
+         req.kind() == v1::ACTION_KIND_PLACEMENT_SKIP ||
          (req.kind() == v1::ACTION_KIND_PASS && text.empty()))) {
       v1::SubmitActionResponse resp;
       resp.set_action_number(req.expected_action_number());
@@ -965,6 +1056,11 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   bool is_mover = g.Mover() == seat;
   if (IsSeatEventKind(kind)) {
     applied = g.state->ApplySeatEvent(g.EngineSeat(seat), SeatEventOf(kind));
+  } else if (IsForfeit(kind)) {
+    // Exactly the clock's timeout (Chestonia: the turn passes; chess: the timeout rule), so it
+    // is accepted even just after the flag fell: the result is the same either way.
+    if (!is_mover) return done(absl::FailedPreconditionError("not your turn"));
+    applied = g.state->ApplySeatEvent(g.EngineSeat(seat), SeatEvent::kTimeout);
   } else {
     std::string phase = g.state->Phase();
     switch (kind) {
@@ -1014,6 +1110,7 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   }
   if (!applied.ok()) return done(applied);  // nothing changed: no clock, no turn, no number
   if (IsSeatEventKind(kind)) text = std::string(engine::SeatEventName(SeatEventOf(kind)));
+  if (IsForfeit(kind)) text = "forfeit";
   if (kind == v1::ACTION_KIND_DART_AIM) g.last_aim = text;
 
   // Charge the mover's clock.
@@ -1033,6 +1130,12 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
       g.moves_played++;
       g.turn_seat = -1;  // a new turn starts, even for the same seat
     }
+  }
+  if (IsForfeit(kind)) {
+    // Like a timeout: a turn, not a move (the move cap does not count it); the turn is over
+    // even if the same seat moves again.
+    ss.turns++;
+    g.turn_seat = -1;
   }
   std::vector<StoredEvent> events;
   StoredEvent e = NewEvent(g, "action", seat);
@@ -1137,7 +1240,8 @@ v1::GameView GameStateCore::View(const Game& g, bool with_legal, const v1::Cell*
       }
     }
   } else {
-    v.set_phase("waiting");
+    // A table voided before it filled has no engine state; it is over all the same.
+    v.set_phase(IsTerminalStatus(g.status) ? "finished" : "waiting");
   }
   *v.mutable_outcome() = OutcomeOf(g);
   // The seed is revealed only once the event that ended the game is durable: a game whose
@@ -1155,7 +1259,10 @@ absl::StatusOr<v1::GameView> GameStateCore::GetGame(const Caller& caller,
   int seat;
   if (!MayWatch(*gp, caller, &seat))
     return absl::PermissionDeniedError("a private game: seat or host credential needed");
-  return View(*gp, true, req.has_piece() ? &req.piece() : nullptr);
+  v1::GameView view = View(*gp, true, req.has_piece() ? &req.piece() : nullptr);
+  // Which seat the caller's credential holds, so arena can check a clue request's credential.
+  if (seat >= 0) view.set_viewer_seat(seat);
+  return view;
 }
 
 absl::StatusOr<v1::ListGamesResponse> GameStateCore::ListGames(const v1::ListGamesRequest& req) {
@@ -1232,7 +1339,12 @@ absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
       tags.push_back({"White", name(g.TableSeat(0))});
       tags.push_back({"Black", name(g.TableSeat(1))});
     }
-    rec.set_pgn(ExportPgnIfChess(*g.state, std::move(tags), std::move(clocks)));
+    // The service's move cap is a draw (see AfterChange); the engine never ended the game, so
+    // its own result would be "*".
+    std::optional<std::string> result;
+    if (g.service_outcome && g.service_outcome->reason() == "move-cap")
+      result = g.service_outcome->result_text();
+    rec.set_pgn(ExportPgnIfChess(*g.state, std::move(tags), std::move(clocks), result));
   }
   return rec;
 }
@@ -1348,6 +1460,66 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
     done(v1::DeleteGameResponse());
   };
   store_->Enqueue(std::move(item));
+}
+
+// --- Voiding (arena, league games) -----------------------------------------------------------
+
+void GameStateCore::VoidGame(const Caller& caller, const v1::VoidGameRequest& req,
+                             Done<v1::GameView> done) {
+  if (req.reason().size() > options_.max_void_reason_bytes) {
+    return done(absl::InvalidArgumentError(
+        absl::StrCat("reason longer than ", options_.max_void_reason_bytes, " bytes")));
+  }
+  if (req.reason().find_first_of("\n\r") != std::string::npos)
+    return done(absl::InvalidArgumentError("reason must be one line"));
+  if (!caller.arena && !caller.other_service.empty())
+    return done(absl::PermissionDeniedError("only arena may void a game"));
+  std::shared_ptr<Game> gp = Find(req.game_id());
+  if (!gp) return done(absl::NotFoundError("no such game"));
+  Game& g = *gp;
+  std::lock_guard<std::mutex> lock(g.mu);
+  if (!caller.arena) {
+    bool known =
+        SeatOfCredential(g, caller.seat_credential) >= 0 ||
+        (!caller.host_credential.empty() && hasher_.Matches(caller.host_credential, g.host_hash));
+    if (known) return done(absl::PermissionDeniedError("only arena may void a game"));
+    return done(absl::UnauthenticatedError("voiding a game needs the arena service credential"));
+  }
+  if (g.settings.league_id().empty())
+    return done(absl::FailedPreconditionError("only league games can be voided"));
+  // A retry of a void that went through: the same view, no second event (arena may not know
+  // whether its first call committed).
+  if (g.status == v1::GAME_STATUS_VOIDED) return done(View(g, false, nullptr));
+  if (IsTerminalStatus(g.status)) {
+    return done(absl::FailedPreconditionError(absl::StrCat("the game is ", StatusWord(g.status))));
+  }
+  std::string reason = req.reason().empty() ? "voided" : req.reason();
+  v1::Outcome o;
+  o.set_status(v1::GAME_STATUS_VOIDED);
+  o.set_reason(reason);
+  o.set_result_text("voided");
+  g.status = v1::GAME_STATUS_VOIDED;
+  g.service_outcome = o;
+  std::vector<StoredEvent> events;
+  StoredEvent e = NewEvent(g, "voided", -1);
+  g.end_seq = e.seq;
+  e.payload = {{"reason", reason},
+               {"revealed_seed", ToHex(g.draw.seed())},
+               {"service_outcome", nlohmann::json::parse(ToJson(o))},
+               {"clocks", ClockReadings(g)}};
+  events.push_back(std::move(e));
+  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
+  statements.push_back(EventStore::SetStatus(g.id, "voided", true));
+  ArmTimers(gp);  // cancels: the game is no longer active
+  v1::GameView view = View(g, false, nullptr);
+  // The view is taken before the commit, when the seed is not yet shown; it is revealed in the
+  // reply only once the "voided" event is durable.
+  std::string seed = ToHex(g.draw.seed());
+  Commit(gp, std::move(events), std::move(statements), [done, view, seed](absl::Status s) mutable {
+    if (!s.ok()) return done(s);
+    view.set_revealed_seed(seed);
+    done(view);
+  });
 }
 
 // --- Watching, presence, pings ---------------------------------------------------------------

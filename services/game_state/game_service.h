@@ -41,6 +41,8 @@ struct CoreOptions {
   absl::Duration restart_grace = absl::Seconds(10);     // added to the mover's clock on restart
   absl::Duration keepalive = absl::Seconds(5);          // pings / keep-alives on watch streams
   size_t max_annotation_bytes = 4096;
+  size_t max_void_reason_bytes = 200;
+  size_t max_idempotency_key_bytes = 200;
 };
 
 // Who is calling, as the adapter found it in metadata.
@@ -87,6 +89,9 @@ class GameStateCore {
   void DeleteGame(const Caller& caller, const v1::DeleteGameRequest& req,
                   Done<v1::DeleteGameResponse> done);
   absl::Status Pong(const Caller& caller, const v1::PongRequest& req);
+  // Arena only, league games only: ends a waiting or active game with no result (VOIDED),
+  // durably, revealing the seed. A repeat on a voided game returns its view unchanged.
+  void VoidGame(const Caller& caller, const v1::VoidGameRequest& req, Done<v1::GameView> done);
 
   // Registers a watcher. On success the sink receives (from other threads) the snapshot and
   // events; the returned handle must be passed to Unwatch exactly once.
@@ -115,6 +120,10 @@ class GameStateCore {
   bool MayWatch(const Game& g, const Caller& caller, int* seat) const;
   int SeatOfCredential(const Game& g, const std::string& credential) const;
   nlohmann::json ClockReadings(const Game& g) const;
+  // Ends the keyed create in flight for `scope_key`: its waiters get `result` (the game id
+  // only, credentials are shown once) or its error.
+  void FinishKeyedCreate(const std::pair<std::string, std::string>& scope_key,
+                         const absl::StatusOr<v1::CreateTableResponse>& result);
 
   EventStore* store_;
   CredentialHasher hasher_;
@@ -122,6 +131,15 @@ class GameStateCore {
   TimerQueue timers_;
   std::mutex games_mu_;
   std::unordered_map<std::string, std::shared_ptr<Game>> games_;
+  // Keyed creates not yet committed, by (scope, key): a repeat waits for the first one's commit
+  // instead of racing it into the unique index (which would fail the whole group commit).
+  // Committed keys are found in game.games.
+  struct KeyedCreate {
+    std::string game_id;
+    std::vector<Done<v1::CreateTableResponse>> waiters;
+  };
+  std::mutex keyed_mu_;
+  std::map<std::pair<std::string, std::string>, KeyedCreate> keyed_creates_;
   std::atomic<uint64_t> next_watch_{1};
   std::atomic<int64_t> next_ping_{1};
   std::atomic<bool> shutting_down_{false};

@@ -245,4 +245,13 @@ grpc::ServerUnaryReactor* GameStateGrpc::Pong(grpc::CallbackServerContext* ctx,
   return Reply<v1::PongResponse>(ctx, resp, v1::PongResponse());
 }
 
+grpc::ServerUnaryReactor* GameStateGrpc::VoidGame(grpc::CallbackServerContext* ctx,
+                                                  const v1::VoidGameRequest* req,
+                                                  v1::GameView* resp) {
+  auto caller = CallerOf(*ctx);
+  if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
+  return Deferred<v1::GameView>(ctx, resp,
+                                [&](auto done) { core_->VoidGame(*caller, *req, done); });
+}
+
 }  // namespace arena::game_state

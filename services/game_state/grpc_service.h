@@ -49,6 +49,8 @@ class GameStateGrpc final : public v1::GameStateService::CallbackService {
                                        v1::DeleteGameResponse* resp) override;
   grpc::ServerUnaryReactor* Pong(grpc::CallbackServerContext* ctx, const v1::PongRequest* req,
                                  v1::PongResponse* resp) override;
+  grpc::ServerUnaryReactor* VoidGame(grpc::CallbackServerContext* ctx,
+                                     const v1::VoidGameRequest* req, v1::GameView* resp) override;
 
  private:
   absl::StatusOr<Caller> CallerOf(const grpc::CallbackServerContext& ctx) const;

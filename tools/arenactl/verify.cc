@@ -100,6 +100,8 @@ absl::StatusOr<VerifyReport> VerifyRecord(const v1::GameRecord& record) {
         s = state->ApplySeatEvent(es, engine::SeatEvent::kAcceptDraw);
       } else if (kind == v1::ACTION_KIND_DECLINE_DRAW) {
         s = state->ApplySeatEvent(es, engine::SeatEvent::kDeclineDraw);
+      } else if (kind == v1::ACTION_KIND_FORFEIT_TURN) {
+        s = state->ApplySeatEvent(es, engine::SeatEvent::kTimeout);  // arena's early timeout
       } else {
         s = state->Apply(ev.action());
         if (ev.action().rfind("aim ", 0) == 0) last_aim = ev.action();
