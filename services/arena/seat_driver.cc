@@ -118,6 +118,10 @@ absl::StatusOr<v1::AiPolicy> NormalizePolicy(const v1::AiPolicy& in, bool league
   if (p.provider_retries() < 0 || p.provider_retries() > 5) {
     return absl::InvalidArgumentError("provider_retries must be within 0..5");
   }
+  if (p.forfeits_before_resign() < 0 || p.forfeits_before_resign() > 1000) {
+    return absl::InvalidArgumentError("forfeits_before_resign must be within 0..1000");
+  }
+  if (p.forfeits_before_resign() == 0) p.set_forfeits_before_resign(5);
   return p;
 }
 
@@ -155,6 +159,10 @@ struct SeatDriver::Follow {
   grpc::ClientContext* call_ctx = nullptr;    // a bot or gateway call under way, likewise
   bool wake = false;                          // guarded by mu
   int64_t done_through = -1;                  // the highest action number this driver saw applied
+  // The game's actions so far, for model prompts: loaded once from GetRecord after each
+  // (re)connect, then extended from the stream's events.
+  std::vector<std::string> history;
+  int64_t history_seq = -1;  // the last event `history` includes; -1: load it
 };
 
 SeatDriver::SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
@@ -371,7 +379,12 @@ void SeatDriver::Run(std::shared_ptr<Follow> f) {
       v1::GameView view;
       if (ev.has_snapshot()) {
         view = ev.snapshot();
+        f->history_seq = -1;  // events before the snapshot are not on this stream
       } else {
+        if (f->history_seq >= 0 && ev.sequence() > f->history_seq) {
+          if (ev.type() == "action" || ev.type() == "chance") f->history.push_back(ev.action());
+          f->history_seq = ev.sequence();
+        }
         auto v = GetView(id);
         if (!v.ok()) continue;
         view = *std::move(v);
@@ -579,8 +592,10 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
   if (t.exists && t.state == "submitted") return;
   const bool own_key = d.spec.funding() == v1::FUNDING_OWN_KEY;
   auto save = [&] { return SaveTurn(pool_, game_id, seq, view.action_number(), d, t); };
-  auto settle = [&](int64_t amount) {
-    if (t.hold_id == 0) return;
+  // Posts the hold (at most its amount) and returns what the ledger moved, which is what the
+  // turn cost: after a restart the post may have happened already, at another amount.
+  auto settle = [&](int64_t amount) -> int64_t {
+    if (t.hold_id == 0) return 0;
     auto posted = ledger_.Post(t.hold_id, std::min(amount, t.hold_amount), kArenaCaller,
                                absl::StrCat("post:", t.hold_id));
     if (!posted.ok()) {
@@ -588,6 +603,8 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
                                              {"hold_id", t.hold_id},
                                              {"error", std::string(posted.status().message())}});
     }
+    auto hold = ledger_.GetHold(t.hold_id);
+    return hold.ok() ? hold->posted_amount : 0;
   };
   auto release = [&] {
     if (t.hold_id == 0) return;
@@ -601,25 +618,33 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
     if (t.exists && t.hold_id != 0) {
       // A call was under way when this process stopped: its outcome is unknown, so it is
       // charged at its worst case, as the gateway charges an unknown outcome.
-      settle(t.hold_amount);
-      t.cost += t.hold_amount;
+      t.cost += settle(t.hold_amount);
       t.hold_id = 0;
       t.hold_amount = 0;
     }
     const v1::AiPolicy& policy = f.table.policy;
-    std::vector<std::string> history;
-    {
+    if (!t.exists && ForfeitsInARow(game_id, d.seat) >= policy.forfeits_before_resign()) {
+      t.outcome = "absent";  // forfeited turn after turn: the seat is not playing
+      t.action_kind = v1::ACTION_KIND_RESIGN;
+      t.state = "answered";
+      if (!save().ok()) return;
+      return ModelTurn(f, view, d);
+    }
+    if (f.history_seq < 0) {
       grpc::ClientContext ctx;
       clients_.Prepare(ctx, absl::Seconds(10));
       v1::GetRecordRequest rr;
       rr.set_game_id(game_id);
       v1::GameRecord record;
       if (clients_.game_state().GetRecord(&ctx, rr, &record).ok()) {
+        f.history.clear();
         for (const auto& e : record.events()) {
-          if (e.type() == "action" || e.type() == "chance") history.push_back(e.action());
+          if (e.type() == "action" || e.type() == "chance") f.history.push_back(e.action());
+          f.history_seq = std::max(f.history_seq, e.sequence());
         }
       }
     }
+    const std::vector<std::string>& history = f.history;
     bool answered = false;
     int provider_faults = 0;
     while (!answered && !stopping_) {
@@ -686,8 +711,7 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
         } else if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
           failure = "cost_cap";  // even the first prompt would cost more than the cap
         } else if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
-          settle(t.hold_amount);  // sent, outcome unknown: its worst case
-          t.cost += t.hold_amount;
+          t.cost += settle(t.hold_amount);  // sent, outcome unknown: its worst case
           t.hold_id = 0;
           failure = "provider";
         } else if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
@@ -698,10 +722,9 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
         release();
       } else {
         const int64_t cost = resp.total_cost_microcredits();
-        settle(cost);
+        t.cost += own_key ? cost : settle(cost);
         t.hold_id = 0;
         t.hold_amount = 0;
-        t.cost += own_key ? cost : std::min(cost, policy.turn_cost_cap_microcredits());
         for (const v1::ModelAttempt& a : resp.attempts()) {
           t.tokens += a.prompt_tokens() + a.completion_tokens();
           t.latency_ms += a.latency_ms();
@@ -781,6 +804,22 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
       }
     }
   }
+}
+
+int SeatDriver::ForfeitsInARow(const std::string& game_id, int seat) {
+  int n = 0;
+  (void)pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    n = 0;
+    for (const auto& row :
+         txn.exec_params("SELECT action_kind FROM ai_turns WHERE game_id = $1 AND seat = $2 "
+                         "ORDER BY turn_seq DESC LIMIT 1000",
+                         game_id, seat)) {
+      if (row[0].as<int>() != v1::ACTION_KIND_FORFEIT_TURN) break;
+      n++;
+    }
+    return absl::OkStatus();
+  });
+  return n;
 }
 
 void SeatDriver::VoidGame(Follow& f, const std::string& reason) {

@@ -15,8 +15,10 @@
 //
 // Failures follow the table's AiPolicy: a model without a legal answer forfeits the turn (or
 // resigns, "lose-game"); provider faults are re-asked `provider_retries` times, then the turn is
-// forfeited or (league games) the game voided. A lost per-game key (gateway restart) pauses the
-// seat: its turns follow the clock until the owner supplies the key again.
+// forfeited or (league games) the game voided. A seat that forfeits `forfeits_before_resign`
+// turns in a row resigns, so a table of failing models cannot pass turns for ever. A lost per-game
+// key (gateway restart) pauses the seat: its turns follow the clock until the owner supplies the
+// key again.
 #pragma once
 
 #include <atomic>
@@ -113,6 +115,7 @@ class SeatDriver {
   bool Submit(Follow& f, const v1::GameView& view, int seat, v1::ActionKind kind,
               const std::string& text, const std::string& annotation);
   void VoidGame(Follow& f, const std::string& reason);
+  int ForfeitsInARow(const std::string& game_id, int seat);
   void Finish(Follow& f, const v1::GameView& view);
   absl::StatusOr<v1::GameView> GetView(const std::string& game_id);
   absl::Duration TimeLeft(const v1::GameView& view) const;
