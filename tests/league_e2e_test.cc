@@ -591,5 +591,71 @@ TEST(LeagueE2eTest, OwnKeySeatPausesAfterAGatewayRestartUntilTheKeyReturns) {
   EXPECT_THAT(d.AllLogs(), ::testing::Not(HasSubstr(kOwnKey)));
 }
 
+// The two behaviours the league leaves out: a slow model plays within its clock, and a model
+// whose provider account is out of credits forfeits turn after turn, then resigns.
+TEST(LeagueE2eTest, SlowModelPlaysAndBrokeModelResigns) {
+  Deployment d;
+  ASSERT_TRUE(d.ok());
+  auto stub = d.Arena();
+  const std::string admin = AdminToken(*stub);
+  FundPool(*stub, admin);
+  v1::ArenaCreateTableRequest create;
+  *create.mutable_settings() = TwoPlayerDarts();
+  create.mutable_settings()->set_move_cap(40);
+  for (const char* model : {"mock-slow", "mock-broke"}) {
+    v1::ArenaSeat* seat = create.add_seats();
+    seat->mutable_spec()->set_kind(v1::SEAT_KIND_MODEL);
+    seat->mutable_spec()->set_model_id(model);
+    seat->mutable_spec()->set_funding(v1::FUNDING_DONATED_CREDITS);
+  }
+  create.mutable_policy()->set_provider_retries(0);
+  create.mutable_policy()->set_forfeits_before_resign(3);
+  v1::ArenaCreateTableResponse table;
+  grpc::Status s = CallAs(*stub, &Stub::CreateTable, As{admin}, create, &table);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  // A table may not void games: that is for leagues.
+  v1::ArenaCreateTableRequest voiding = create;
+  voiding.mutable_policy()->set_provider_fault("void");
+  v1::ArenaCreateTableResponse refused;
+  EXPECT_EQ(CallAs(*stub, &Stub::CreateTable, As{admin}, voiding, &refused).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+
+  auto gs = d.GameState();
+  v1::GameView view;
+  absl::Time deadline = absl::Now() + absl::Minutes(3);
+  while (absl::Now() < deadline) {
+    grpc::ClientContext ctx;
+    common::SetDeadline(ctx, absl::Seconds(20));
+    v1::GetGameRequest get;
+    get.set_game_id(table.game_id());
+    ASSERT_TRUE(gs->GetGame(&ctx, get, &view).ok());
+    if (view.status() != v1::GAME_STATUS_ACTIVE) break;
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  ASSERT_EQ(view.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(view.outcome().reason(), "resignation");
+  ASSERT_EQ(view.outcome().winners_size(), 1);
+  EXPECT_EQ(view.outcome().winners(0), 0);  // the slow model
+
+  pqxx::connection conn(d.db().url());
+  pqxx::work txn(conn);
+  auto broke = txn.exec_params(
+      "SELECT count(*) FILTER (WHERE outcome = 'provider'), count(*) FILTER (WHERE outcome = "
+      "'absent'), coalesce(sum(cost), 0) FROM arena.ai_turns WHERE game_id = $1 AND seat = 1",
+      table.game_id());
+  EXPECT_EQ(broke[0][0].as<int>(), 3);
+  EXPECT_EQ(broke[0][1].as<int>(), 1);
+  EXPECT_EQ(broke[0][2].as<int64_t>(), 0) << "a refused call costs nothing";
+  auto slow = txn.exec_params(
+      "SELECT count(*), min(latency_ms) FROM arena.ai_turns WHERE game_id = $1 AND seat = 0 "
+      "AND outcome = 'ok'",
+      table.game_id());
+  EXPECT_GT(slow[0][0].as<int>(), 0);
+  EXPECT_GE(slow[0][1].as<int64_t>(), 200);  // the mock waits --slow_ms=200 per answer
+  auto holds = txn.exec("SELECT count(*) FROM arena.holds WHERE state = 'open'");
+  EXPECT_EQ(holds[0][0].as<int>(), 0);
+  txn.commit();
+}
+
 }  // namespace
 }  // namespace arena::testing
