@@ -6,6 +6,8 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 
 namespace arena::gateway {
@@ -28,24 +30,38 @@ double UsdOf(const json& v) {
   return 0;
 }
 
+std::string JsonString(const std::string& text) {
+  return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace
 
+// The bytes below are exactly what nlohmann's dump of the equivalent tree gives (object keys
+// in sorted order), built without the tree so each prompt is escaped once.
+std::string MessageJson(const ChatMessage& message) {
+  return absl::StrCat("{\"content\":", JsonString(message.content),
+                      ",\"role\":", JsonString(message.role), "}");
+}
+
+std::string MessagesJsonOf(const std::vector<std::string>& message_json) {
+  return absl::StrCat("[", absl::StrJoin(message_json, ","), "]");
+}
+
+std::string ChatRequestBodyWith(const ChatRequest& request, const std::string& messages_json) {
+  return absl::StrCat("{\"max_tokens\":", request.max_tokens, ",\"messages\":", messages_json,
+                      ",\"model\":", JsonString(request.model),
+                      request.json_object ? ",\"response_format\":{\"type\":\"json_object\"}" : "",
+                      ",\"stream\":false,\"temperature\":", json(request.temperature).dump(), "}");
+}
+
 std::string MessagesJson(const std::vector<ChatMessage>& messages) {
-  json arr = json::array();
-  for (const auto& m : messages) arr.push_back({{"role", m.role}, {"content", m.content}});
-  return arr.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::vector<std::string> parts;
+  for (const auto& m : messages) parts.push_back(MessageJson(m));
+  return MessagesJsonOf(parts);
 }
 
 std::string ChatRequestBody(const ChatRequest& request) {
-  json body = {{"model", request.model},
-               {"temperature", request.temperature},
-               {"max_tokens", request.max_tokens},
-               {"stream", false}};
-  json arr = json::array();
-  for (const auto& m : request.messages) arr.push_back({{"role", m.role}, {"content", m.content}});
-  body["messages"] = std::move(arr);
-  if (request.json_object) body["response_format"] = {{"type", "json_object"}};
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  return ChatRequestBodyWith(request, MessagesJson(request.messages));
 }
 
 absl::StatusOr<ChatReply> ParseChatReply(const std::string& body) {

@@ -37,6 +37,13 @@ std::string ChatRequestBody(const ChatRequest& request);
 // The messages as a JSON array: what an attempt reports as its raw prompt.
 std::string MessagesJson(const std::vector<ChatMessage>& messages);
 
+// The same bytes in pieces, so a turn escapes each message once however many calls it makes:
+// one message's JSON object, the array of such objects, and the body around that array
+// (`request.messages` is ignored).
+std::string MessageJson(const ChatMessage& message);
+std::string MessagesJsonOf(const std::vector<std::string>& message_json);
+std::string ChatRequestBodyWith(const ChatRequest& request, const std::string& messages_json);
+
 struct ChatReply {
   std::string content;
   std::string finish_reason;

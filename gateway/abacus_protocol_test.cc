@@ -1,6 +1,7 @@
 #include "gateway/abacus_protocol.h"
 
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 
 namespace arena::gateway {
 namespace {
@@ -85,6 +86,32 @@ TEST(AbacusProtocolTest, RequestBodyHasTheOpenAiShape) {
   EXPECT_EQ(body["messages"][0]["content"], "hello");
   EXPECT_EQ(body["response_format"]["type"], "json_object");
   EXPECT_EQ(body["stream"], false);
+}
+
+// The body is assembled from pre-escaped pieces; it must be byte for byte what dumping the
+// equivalent JSON tree gives, quotes, control characters, UTF-8 and invalid bytes included.
+TEST(AbacusProtocolTest, RequestBodyPiecesMatchATreeDump) {
+  using nlohmann::json;
+  ChatRequest r;
+  r.model = "mock-\"odd\"";
+  r.messages = {{"system", "be brief"},
+                {"user", "line 1\n\t\"quoted\" \\ caf\xc3\xa9 \x01 bad:\xff end"},
+                {"assistant", ""}};
+  r.max_tokens = 321;
+  r.temperature = 0.2;
+  for (bool json_object : {true, false}) {
+    r.json_object = json_object;
+    json arr = json::array();
+    for (const auto& m : r.messages) arr.push_back({{"role", m.role}, {"content", m.content}});
+    json tree = {{"model", r.model},
+                 {"temperature", r.temperature},
+                 {"max_tokens", r.max_tokens},
+                 {"stream", false},
+                 {"messages", arr}};
+    if (json_object) tree["response_format"] = {{"type", "json_object"}};
+    EXPECT_EQ(ChatRequestBody(r), tree.dump(-1, ' ', false, json::error_handler_t::replace));
+    EXPECT_EQ(MessagesJson(r.messages), arr.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
 }
 
 }  // namespace

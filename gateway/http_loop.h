@@ -97,8 +97,12 @@ class HttpLoop {
   void Launch(std::unique_ptr<Transfer> transfer);
   void Complete(CURL* easy, CURLcode code);
 
+  // Room for "Authorization: Bearer " and the longest key SecretKey accepts (1,024 bytes).
+  static constexpr size_t kBearerScratchBytes = 1088;
+
   Options options_;
   CURLM* multi_ = nullptr;
+  char* bearer_scratch_ = nullptr;  // locked (sodium_malloc); loop thread only
   curl_slist* resolve_ = nullptr;
 
   std::mutex mu_;

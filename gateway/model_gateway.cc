@@ -62,8 +62,9 @@ class Turn : public std::enable_shared_from_this<Turn> {
         cap_(cap),
         max_reprompts_(max_reprompts),
         done_(std::move(done)) {
-    messages_.push_back({"system", SystemPrompt()});
-    messages_.push_back({"user", BuildTurnPrompt(turn_)});
+    // Runs on the gRPC thread: the prompt is rendered and escaped here, off the loop thread.
+    AddMessage("system", SystemPrompt());
+    AddMessage("user", BuildTurnPrompt(turn_));
   }
 
   void Begin() {
@@ -102,19 +103,23 @@ class Turn : public std::enable_shared_from_this<Turn> {
     Send();
   }
 
-  std::vector<std::string> Contents() const {
-    std::vector<std::string> c;
-    for (const auto& m : messages_) c.push_back(m.content);
-    return c;
+  // Each message is escaped to JSON once, and the prompt-token bound kept up to date, so the
+  // calls of a turn (re-prompts and retries) only concatenate.
+  void AddMessage(std::string role, std::string content) {
+    messages_.push_back({std::move(role), std::move(content)});
+    message_json_.push_back(MessageJson(messages_.back()));
+    std::vector<std::string> contents;
+    for (const auto& m : messages_) contents.push_back(m.content);
+    prompt_bound_ = PromptTokenBound(contents);
   }
 
   int64_t MaxTokensNow() const {
     if (cap_ <= 0) return ceiling_;
-    return MaxTokensWithin(cap_ - spent_, PromptTokenBound(Contents()), entry_.rates, ceiling_);
+    return MaxTokensWithin(cap_ - spent_, prompt_bound_, entry_.rates, ceiling_);
   }
 
   int64_t WorstCase(int64_t max_tokens) const {
-    return CostMicro(PromptTokenBound(Contents()), max_tokens, entry_.rates);
+    return CostMicro(prompt_bound_, max_tokens, entry_.rates);
   }
 
   void Send() {
@@ -122,13 +127,13 @@ class Turn : public std::enable_shared_from_this<Turn> {
     if (max_tokens < gw_->options_.min_max_tokens) return Finish(false, "cost_cap");
     ChatRequest request;
     request.model = model_;
-    request.messages = messages_;
     request.temperature = gw_->options_.temperature;
     request.max_tokens = max_tokens;
     HttpCall call;
     call.post = true;
     call.url = gw_->options_.base_url + "/chat/completions";
-    call.body = ChatRequestBody(request);
+    sent_messages_json_ = MessagesJsonOf(message_json_);
+    call.body = ChatRequestBodyWith(request, sent_messages_json_);
     call.bearer = key_;
     call.timeout_ms = gw_->options_.call_timeout_ms;
     call.stall_seconds = gw_->options_.stall_seconds;
@@ -143,7 +148,7 @@ class Turn : public std::enable_shared_from_this<Turn> {
   void OnReply(HttpResult r, int64_t worst, int64_t max_tokens,
                std::chrono::steady_clock::time_point started) {
     ModelAttempt* a = response_.add_attempts();
-    a->set_prompt(MessagesJson(messages_));
+    a->set_prompt(sent_messages_json_);  // the messages of this call, as sent
     a->set_http_status(r.status);
     a->set_model(model_);
     a->set_latency_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -153,9 +158,17 @@ class Turn : public std::enable_shared_from_this<Turn> {
     a->set_max_tokens(max_tokens);
     a->set_worst_case_microcredits(worst);
 
-    CallOutcome outcome = r.status == 0 ? CallOutcome::kRetryable : ClassifyHttp(r.status, r.body);
+    // A 200 is parsed once: ClassifyHttp would parse it only to say whether it parses.
+    absl::StatusOr<ChatReply> parsed = absl::UnknownError("not a 200");
+    CallOutcome outcome;
+    if (r.status == 200) {
+      parsed = ParseChatReply(r.body);
+      outcome = parsed.ok() ? CallOutcome::kOk : CallOutcome::kRejected;
+    } else {
+      outcome = r.status == 0 ? CallOutcome::kRetryable : ClassifyHttp(r.status, r.body);
+    }
     if (outcome == CallOutcome::kOk) {
-      ChatReply reply = *ParseChatReply(r.body);
+      ChatReply reply = *std::move(parsed);
       int64_t cost = CostMicro(reply.prompt_tokens, reply.completion_tokens, entry_.rates);
       if (cost > worst) {
         common::LogWarning("upstream usage exceeds the call's bound",
@@ -174,8 +187,8 @@ class Turn : public std::enable_shared_from_this<Turn> {
         return Finish(true, "");
       }
       if (++reprompts_ > max_reprompts_) return Finish(false, "illegal");
-      messages_.push_back({"assistant", reply.content});
-      messages_.push_back({"user", RepromptText(x, turn_)});
+      AddMessage("assistant", reply.content);
+      AddMessage("user", RepromptText(x, turn_));
       retries_ = 0;
       return Send();
     }
@@ -220,13 +233,15 @@ class Turn : public std::enable_shared_from_this<Turn> {
     response_.set_ok(ok);
     if (!ok) response_.set_failure(failure);
     response_.set_total_cost_microcredits(spent_);
-    common::LogInfo("model turn finished", {{"game_id", game_id_for_log()},
-                                            {"seat", turn_.seat},
-                                            {"model", model_},
-                                            {"ok", ok},
-                                            {"failure", failure},
-                                            {"attempts", response_.attempts_size()},
-                                            {"cost_microcredits", spent_}});
+    if (common::LogEnabled(common::LogLevel::kInfo)) {
+      common::LogInfo("model turn finished", {{"game_id", game_id_for_log()},
+                                              {"seat", turn_.seat},
+                                              {"model", model_},
+                                              {"ok", ok},
+                                              {"failure", failure},
+                                              {"attempts", response_.attempts_size()},
+                                              {"cost_microcredits", spent_}});
+    }
     auto done = std::move(done_);
     done(absl::OkStatus(), std::move(response_));
   }
@@ -245,6 +260,9 @@ class Turn : public std::enable_shared_from_this<Turn> {
   int max_reprompts_;
   ModelGateway::TurnDone done_;
   std::vector<ChatMessage> messages_;
+  std::vector<std::string> message_json_;  // MessageJson of each of messages_
+  int64_t prompt_bound_ = 0;               // PromptTokenBound of messages_
+  std::string sent_messages_json_;         // the messages of the call in flight
   ModelEntry entry_;
   int64_t ceiling_ = 0;
   int64_t spent_ = 0;

@@ -63,6 +63,10 @@ std::string FormatLogLine(LogLevel level, std::string_view service, std::string_
   return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+bool LogEnabled(LogLevel level) {
+  return static_cast<int>(level) >= g_min_level.load(std::memory_order_relaxed);
+}
+
 void Log(LogLevel level, std::string_view message, nlohmann::json fields) {
   if (static_cast<int>(level) < g_min_level.load(std::memory_order_relaxed)) return;
   std::string ts = absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(), absl::UTCTimeZone());

@@ -15,6 +15,9 @@ enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
 void InitLogging(std::string_view service, LogLevel min_level = LogLevel::kInfo);
 bool ParseLogLevel(std::string_view text, LogLevel* level);
 
+// Whether a line at `level` would be written: lets a hot path skip building its fields.
+bool LogEnabled(LogLevel level);
+
 void Log(LogLevel level, std::string_view message,
          nlohmann::json fields = nlohmann::json::object());
 inline void LogInfo(std::string_view m, nlohmann::json f = nlohmann::json::object()) {

@@ -1,9 +1,18 @@
-// gateway_load: drives N concurrent in-flight ChooseMove calls through one arena-llm-gateway
-// process against arena-mock-abacus, both started here as child processes, and prints:
-//   throughput (turns/s), the gateway's added latency p50/p99 (each call's latency at this
-//   client minus the upstream HTTP time the gateway measured for it), and the gateway's thread
-//   count (from /proc/<pid>/status) at each concurrency level, to show it does not grow with
-//   the number of calls.
+// gateway_load: keeps N ChooseMove calls in flight through one arena-llm-gateway process
+// against arena-mock-abacus (both started here as child processes) and prints, per level:
+// throughput (turns/s), the gateway's added latency p50/p99 (each call's latency at this
+// client minus the upstream HTTP time the gateway measured for it), the gateway's CPU per turn
+// and its peak thread count (from /proc/<pid>/status), to show threads do not grow with calls.
+//
+// Two passes, printed separately because they answer different questions:
+//   saturation  the mock answers at once (mock-competent), so N calls in flight is a closed
+//               loop that keeps the machine's cores busy; "added" there is mostly waiting for
+//               CPU shared by this client, the gateway and the mock, not the gateway's delay.
+//   upstream    the mock answers after --upstream_ms (mock-slow, a timer in the mock's epoll
+//               loop), as a real model does; N workers each issue calls back to back, their
+//               first calls spread evenly over one upstream delay so arrivals are steady
+//               (~N / upstream_ms calls per second) rather than one burst of N.
+// Only calls started after one warm-up period (the ramp) count.
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -17,6 +26,9 @@
 #include <condition_variable>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <iterator>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -30,10 +42,13 @@
 #include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 
-ABSL_FLAG(std::vector<std::string>, concurrency, std::vector<std::string>({"10", "100", "1000"}),
-          "concurrent in-flight calls per phase");
-ABSL_FLAG(int, rounds, 3, "bursts per phase");
-ABSL_FLAG(std::string, model, "mock-competent", "model id at the mock");
+ABSL_FLAG(std::vector<std::string>, concurrency, std::vector<std::string>({"1", "100", "1000"}),
+          "calls kept in flight, one phase per level");
+ABSL_FLAG(int, upstream_ms, 1000,
+          "how long the mock takes to answer in the upstream pass (0: skip that pass)");
+ABSL_FLAG(double, seconds, 8, "measured length of each upstream phase, after its ramp");
+ABSL_FLAG(bool, saturation, true, "also run the pass where the mock answers at once");
+ABSL_FLAG(double, saturation_seconds, 3, "measured length of each saturation phase");
 
 extern char** environ;
 
@@ -73,11 +88,194 @@ int Threads(pid_t pid) {
   return -1;
 }
 
+// User plus system CPU time of a process so far, in microseconds.
+double CpuMicros(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t paren = text.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(text.substr(paren + 2));
+  std::string skip;
+  for (int i = 0; i < 11; ++i) fields >> skip;  // state .. cmajflt (fields 3..13)
+  double utime = 0;
+  double stime = 0;
+  fields >> utime >> stime;
+  return (utime + stime) * 1e6 / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  in >> one;
+  return one;
+}
+
 double Percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   size_t i = static_cast<size_t>(p * (v.size() - 1) + 0.5);
   return v[std::min(i, v.size() - 1)];
+}
+
+struct Sample {
+  double latency_ms = 0;   // at this client
+  double upstream_ms = 0;  // the gateway's measured HTTP time, every attempt
+};
+
+// One worker keeps one call in flight: when a call ends it records it and starts the next,
+// until the phase's deadline.
+class Worker {
+ public:
+  Worker(arena::v1::ModelGatewayService::Stub* stub, const arena::common::ServiceIdentity* id,
+         const arena::v1::ModelTurnRequest* request)
+      : stub_(stub), id_(id), request_(request) {}
+
+  // `on_idle` runs (on a gRPC thread) once the worker has stopped.
+  void Run(Clock::time_point count_from, Clock::time_point deadline,
+           std::function<void()> on_idle) {
+    count_from_ = count_from;
+    deadline_ = deadline;
+    on_idle_ = std::move(on_idle);
+    Next();
+  }
+
+  const std::vector<Sample>& samples() const { return samples_; }
+  int failed() const { return failed_; }
+
+ private:
+  void Next() {
+    // The finished call is destroyed at the next completion, never inside its own callback.
+    done_call_ = std::move(call_);
+    call_ = std::make_unique<Call>();
+    arena::common::SetDeadline(call_->ctx, absl::Seconds(120));
+    id_->Attach(call_->ctx);
+    call_->start = Clock::now();
+    stub_->async()->ChooseMove(&call_->ctx, request_, &call_->resp,
+                               [this](grpc::Status s) { Done(s); });
+  }
+
+  void Done(const grpc::Status& status) {
+    auto now = Clock::now();
+    if (call_->start >= count_from_) {
+      if (!status.ok() || !call_->resp.ok()) {
+        ++failed_;
+      } else {
+        double up_us = 0;
+        for (const auto& a : call_->resp.attempts()) up_us += a.upstream_latency_us();
+        samples_.push_back(
+            {std::chrono::duration<double, std::milli>(now - call_->start).count(), up_us / 1e3});
+      }
+    }
+    if (now < deadline_) return Next();
+    on_idle_();
+  }
+
+  struct Call {
+    grpc::ClientContext ctx;
+    arena::v1::ModelTurnResponse resp;
+    Clock::time_point start;
+  };
+  arena::v1::ModelGatewayService::Stub* stub_;
+  const arena::common::ServiceIdentity* id_;
+  const arena::v1::ModelTurnRequest* request_;
+  Clock::time_point count_from_;
+  Clock::time_point deadline_;
+  std::function<void()> on_idle_;
+  std::unique_ptr<Call> call_;
+  std::unique_ptr<Call> done_call_;
+  std::vector<Sample> samples_;
+  int failed_ = 0;
+};
+
+struct PhaseResult {
+  int calls = 0;
+  int failed = 0;
+  double turns_per_second = 0;
+  double added_p50 = 0;
+  double added_p99 = 0;
+  double upstream_p50 = 0;
+  double latency_p99 = 0;
+  double gateway_cpu_us_per_turn = 0;
+  int max_threads = 0;
+};
+
+// `n` workers; their first calls are spread evenly over `ramp`, and calls started during the
+// ramp are not counted. Runs `measure` after the ramp.
+PhaseResult RunPhase(int n, absl::Duration ramp, absl::Duration measure, pid_t gw,
+                     arena::v1::ModelGatewayService::Stub* stub,
+                     const arena::common::ServiceIdentity* id,
+                     const arena::v1::ModelTurnRequest& request) {
+  PhaseResult out;
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(stub, id, &request));
+  std::mutex mu;
+  std::condition_variable cv;
+  int idle = 0;
+  std::atomic<int> max_threads{Threads(gw)};
+  std::atomic<bool> sampling{true};
+  std::thread sampler([&] {
+    while (sampling) {
+      int t = Threads(gw);
+      if (t > max_threads) max_threads = t;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  auto start = Clock::now();
+  auto count_from = start + absl::ToChronoMicroseconds(ramp);
+  auto deadline = count_from + absl::ToChronoMicroseconds(measure);
+  double cpu_at_count = -1;
+  for (int i = 0; i < n; ++i) {
+    std::this_thread::sleep_until(start + absl::ToChronoMicroseconds(ramp * i / n));
+    workers[i]->Run(count_from, deadline, [&] {
+      std::lock_guard<std::mutex> lock(mu);
+      ++idle;
+      cv.notify_one();
+    });
+  }
+  std::this_thread::sleep_until(count_from);
+  cpu_at_count = CpuMicros(gw);
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return idle == n; });
+  }
+  double cpu_used = CpuMicros(gw) - cpu_at_count;
+  sampling = false;
+  sampler.join();
+  std::vector<double> added;
+  std::vector<double> upstream;
+  std::vector<double> latency;
+  for (const auto& w : workers) {
+    out.failed += w->failed();
+    for (const Sample& s : w->samples()) {
+      added.push_back(s.latency_ms - s.upstream_ms);
+      upstream.push_back(s.upstream_ms);
+      latency.push_back(s.latency_ms);
+    }
+  }
+  out.calls = static_cast<int>(added.size()) + out.failed;
+  // In steady state calls start as fast as they end.
+  out.turns_per_second = out.calls / absl::ToDoubleSeconds(measure);
+  out.added_p50 = Percentile(added, 0.5);
+  out.added_p99 = Percentile(added, 0.99);
+  out.upstream_p50 = Percentile(upstream, 0.5);
+  out.latency_p99 = Percentile(latency, 0.99);
+  out.gateway_cpu_us_per_turn = out.calls > 0 ? cpu_used / out.calls : 0;
+  out.max_threads = max_threads;
+  return out;
+}
+
+void PrintHeader(const char* title) {
+  std::printf("\n%s\n", title);
+  std::printf("%-9s %7s %9s %12s %12s %11s %11s %10s %7s %6s %5s\n", "in_flight", "calls",
+              "turns/s", "added_p50ms", "added_p99ms", "upstrm_p50", "e2e_p99ms", "gw_cpu_us",
+              "threads", "failed", "load");
+}
+
+void PrintRow(int n, const PhaseResult& r, const std::string& load) {
+  std::printf("%-9d %7d %9.0f %12.3f %12.3f %11.3f %11.3f %10.0f %7d %6d %5s\n", n, r.calls,
+              r.turns_per_second, r.added_p50, r.added_p99, r.upstream_p50, r.latency_p99,
+              r.gateway_cpu_us_per_turn, r.max_threads, r.failed, load.c_str());
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -89,6 +287,7 @@ int main(int argc, char** argv) {
     lim.rlim_cur = lim.rlim_max;
     setrlimit(RLIMIT_NOFILE, &lim);
   }
+  const int upstream_ms = absl::GetFlag(FLAGS_upstream_ms);
   char dir_template[] = "/tmp/gateway-load-XXXXXX";
   std::string dir = mkdtemp(dir_template);
   std::string secrets = dir + "/secrets";
@@ -97,7 +296,8 @@ int main(int argc, char** argv) {
   std::ofstream(dir + "/abacus.key") << key << "\n";
 
   pid_t mock = Spawn({ARENA_MOCK_ABACUS_BIN, "--port=0", "--port_file=" + dir + "/mock.port",
-                      "--keys=" + key + ":1000000000000", "--log_requests=false"},
+                      "--keys=" + key + ":1000000000000", "--log_requests=false",
+                      "--slow_ms=" + std::to_string(upstream_ms)},
                      dir + "/mock.log");
   int mock_port = WaitPort(dir + "/mock.port");
   pid_t gw =
@@ -126,10 +326,11 @@ int main(int argc, char** argv) {
   request.set_game(arena::v1::GAME_KIND_CHESS);
   request.set_position((*chess->NewInitialState(arena::engine::Variant()))->Serialize());
   request.set_show_legal_moves(true);
-  request.set_model_id(absl::GetFlag(FLAGS_model));
+  request.set_model_id("mock-competent");
   request.set_cost_cap_microcredits(1'000'000);
 
-  std::printf("gateway pid %d, idle threads %d\n", gw, Threads(gw));
+  std::printf("gateway pid %d, idle threads %d, %ld cores, load average %s\n", gw, Threads(gw),
+              sysconf(_SC_NPROCESSORS_ONLN), LoadAverage().c_str());
   // Warm-up: connections, model list.
   for (int i = 0; i < 3; ++i) {
     grpc::ClientContext ctx;
@@ -138,72 +339,38 @@ int main(int argc, char** argv) {
     arena::v1::ModelTurnResponse resp;
     stub->ChooseMove(&ctx, request, &resp);
   }
+  std::vector<int> levels;
+  for (const std::string& level : absl::GetFlag(FLAGS_concurrency))
+    levels.push_back(std::stoi(level));
 
-  std::printf("%-12s %10s %10s %12s %12s %12s %8s %8s\n", "in_flight", "calls", "turns/s",
-              "added_p50_ms", "added_p99_ms", "upstrm_p50", "threads", "failed");
-  for (const std::string& level : absl::GetFlag(FLAGS_concurrency)) {
-    int n = std::stoi(level);
-    std::vector<double> added;
-    std::vector<double> upstream;
-    int failed = 0;
-    int max_threads = Threads(gw);
-    std::atomic<bool> sampling{true};
-    std::thread sampler([&] {
-      while (sampling) {
-        max_threads = std::max(max_threads, Threads(gw));
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    });
-    auto phase_start = Clock::now();
-    for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
-      struct Call {
-        grpc::ClientContext ctx;
-        arena::v1::ModelTurnResponse resp;
-        Clock::time_point start;
-        double latency_us = 0;
-        bool ok = false;
-      };
-      std::vector<std::unique_ptr<Call>> calls(n);
-      std::mutex mu;
-      std::condition_variable cv;
-      int done = 0;
-      for (int i = 0; i < n; ++i) {
-        calls[i] = std::make_unique<Call>();
-        Call* c = calls[i].get();
-        arena::common::SetDeadline(c->ctx, absl::Seconds(120));
-        identity->Attach(c->ctx);
-        c->start = Clock::now();
-        stub->async()->ChooseMove(&c->ctx, &request, &c->resp, [&, c](grpc::Status s) {
-          c->latency_us =
-              std::chrono::duration<double, std::micro>(Clock::now() - c->start).count();
-          c->ok = s.ok() && c->resp.ok();
-          std::lock_guard<std::mutex> lock(mu);
-          ++done;
-          cv.notify_one();
-        });
-      }
-      std::unique_lock<std::mutex> lock(mu);
-      cv.wait(lock, [&] { return done == n; });
-      for (auto& c : calls) {
-        if (!c->ok) {
-          ++failed;
-          continue;
-        }
-        double up = 0;
-        for (const auto& a : c->resp.attempts()) up += static_cast<double>(a.upstream_latency_us());
-        upstream.push_back(up / 1000.0);
-        added.push_back((c->latency_us - up) / 1000.0);
-      }
+  if (absl::GetFlag(FLAGS_saturation)) {
+    PrintHeader(
+        "saturation: the mock answers at once (mock-competent); a closed loop that keeps the "
+        "cores busy, so 'added' is mostly waiting for CPU shared by client, gateway and mock");
+    for (int n : levels) {
+      PhaseResult r = RunPhase(n, absl::Milliseconds(200),
+                               absl::Seconds(absl::GetFlag(FLAGS_saturation_seconds)), gw,
+                               stub.get(), &*identity, request);
+      PrintRow(n, r, LoadAverage());
     }
-    double seconds = std::chrono::duration<double>(Clock::now() - phase_start).count();
-    sampling = false;
-    sampler.join();
-    int total = n * absl::GetFlag(FLAGS_rounds);
-    std::printf("%-12d %10d %10.0f %12.3f %12.3f %12.3f %8d %8d\n", n, total, total / seconds,
-                Percentile(added, 0.5), Percentile(added, 0.99), Percentile(upstream, 0.5),
-                max_threads, failed);
-    std::fflush(stdout);
   }
+  if (upstream_ms > 0) {
+    request.set_model_id("mock-slow");
+    PrintHeader(("upstream: the mock answers after " + std::to_string(upstream_ms) +
+                 " ms (mock-slow), as a real model does; first calls spread over one delay")
+                    .c_str());
+    for (int n : levels) {
+      PhaseResult r =
+          RunPhase(n, absl::Milliseconds(upstream_ms), absl::Seconds(absl::GetFlag(FLAGS_seconds)),
+                   gw, stub.get(), &*identity, request);
+      PrintRow(n, r, LoadAverage());
+    }
+  }
+  std::printf(
+      "\nadded = latency at this client - upstream HTTP time the gateway measured (curl's total "
+      "time, all attempts);\ne2e_p99 = the client's own latency p99; gw_cpu_us = the gateway "
+      "process's CPU time (user+sys) per counted turn;\nthreads = the gateway's peak thread "
+      "count during the phase; load = 1-minute load average after the phase\n");
   kill(gw, SIGTERM);
   kill(mock, SIGTERM);
   waitpid(gw, nullptr, 0);
