@@ -235,20 +235,25 @@ absl::Status ValidateKey(const std::string& caller, const std::string& key) {
   return absl::OkStatus();
 }
 
-// Runs `body` in a transaction, turning a lost race on a new idempotency key into a retry
-// (the retry then finds the winner's result and replays it).
+enum class Txn { kTransaction, kSingleStatement };
+
+// Runs `body` in a transaction (or, when it is one statement, as that statement alone),
+// turning a lost race on a new idempotency key into a retry (the retry then finds the
+// winner's result and replays it).
 absl::Status TransactWithKey(common::PgPool& pool,
-                             const std::function<absl::Status(pqxx::transaction_base&)>& body) {
+                             const std::function<absl::Status(pqxx::transaction_base&)>& body,
+                             Txn txn = Txn::kTransaction) {
   absl::Status status;
   for (int attempt = 0; attempt < kMaxKeyRaceRetries; ++attempt) {
-    status = pool.Transact([&](pqxx::transaction_base& t) -> absl::Status {
+    auto guarded = [&](pqxx::transaction_base& t) -> absl::Status {
       try {
         return body(t);
       } catch (const pqxx::unique_violation& e) {
         if (std::string(e.what()).find("ledger_requests") == std::string::npos) throw;
         return absl::AbortedError(kKeyRace);
       }
-    });
+    };
+    status = txn == Txn::kTransaction ? pool.Transact(guarded) : pool.SingleStatement(guarded);
     if (!(absl::IsAborted(status) && status.message() == kKeyRace)) return status;
   }
   return absl::AbortedError("idempotency key contended; retry");
@@ -304,21 +309,26 @@ absl::StatusOr<TransferResult> Ledger::Transfer(const TransferRequest& r) {
   const std::string hash =
       RequestHash({"transfer", r.debit, r.credit, std::to_string(r.amount), r.kind, r.memo});
   TransferResult out;
-  absl::Status status = TransactWithKey(pool_, [&](pqxx::transaction_base& t) -> absl::Status {
-    out = TransferResult{};
-    auto row = t.exec_params1(kTransferFunction, r.debit, r.credit, r.amount, r.kind, r.memo,
-                              r.caller, r.idempotency_key, hash, r.allow_frozen_debit);
-    auto refused = TransferRefusal(r, row[0].as<std::string>(), row[2].as<int64_t>());
-    if (!refused.ok()) return refused;
-    out = {row[1].as<int64_t>(), row[0].as<std::string>() == "replayed"};
-    if (r.audit && !out.replayed) {
-      AuditEntry a = *r.audit;
-      a.detail_json = absl::StrCat("{\"transfer_id\":", out.transfer_id, ",\"amount\":", r.amount,
-                                   ",\"debit\":\"", r.debit, "\",\"credit\":\"", r.credit, "\"}");
-      WriteAudit(t, a);
-    }
-    return absl::OkStatus();
-  });
+  absl::Status status = TransactWithKey(
+      pool_,
+      [&](pqxx::transaction_base& t) -> absl::Status {
+        out = TransferResult{};
+        auto row = t.exec_params1(kTransferFunction, r.debit, r.credit, r.amount, r.kind, r.memo,
+                                  r.caller, r.idempotency_key, hash, r.allow_frozen_debit);
+        auto refused = TransferRefusal(r, row[0].as<std::string>(), row[2].as<int64_t>());
+        if (!refused.ok()) return refused;
+        out = {row[1].as<int64_t>(), row[0].as<std::string>() == "replayed"};
+        if (r.audit && !out.replayed) {
+          AuditEntry a = *r.audit;
+          a.detail_json =
+              absl::StrCat("{\"transfer_id\":", out.transfer_id, ",\"amount\":", r.amount,
+                           ",\"debit\":\"", r.debit, "\",\"credit\":\"", r.credit, "\"}");
+          WriteAudit(t, a);
+        }
+        return absl::OkStatus();
+      },
+      // Without an audit row the function call is all there is: commit it on its own.
+      r.audit ? Txn::kTransaction : Txn::kSingleStatement);
   if (!status.ok()) return status;
   return out;
 }
