@@ -28,6 +28,7 @@ constexpr char kLockByName[] =
 // One plain transfer in one call (deploy/sql/arena/0004_ledger_transfer_function.sql):
 // returns (status, transfer_id, available) where status is ok, replayed, conflict, no_debit,
 // no_credit, frozen or insufficient.
+constexpr char kTransferFunctionName[] = "arena_ledger_transfer";
 constexpr char kTransferFunction[] =
     "SELECT status, transfer_id, available "
     "FROM arena.ledger_transfer($1, $2, $3, $4, $5, $6, $7, $8, $9)";
@@ -313,8 +314,12 @@ absl::StatusOr<TransferResult> Ledger::Transfer(const TransferRequest& r) {
       pool_,
       [&](pqxx::transaction_base& t) -> absl::Status {
         out = TransferResult{};
-        auto row = t.exec_params1(kTransferFunction, r.debit, r.credit, r.amount, r.kind, r.memo,
-                                  r.caller, r.idempotency_key, hash, r.allow_frozen_debit);
+        // Prepared once per connection (libpqxx registers it on first use), so the hot path
+        // is not parsed and planned again on every call.
+        t.conn().prepare(kTransferFunctionName, kTransferFunction);
+        auto row =
+            t.exec_prepared1(kTransferFunctionName, r.debit, r.credit, r.amount, r.kind, r.memo,
+                             r.caller, r.idempotency_key, hash, r.allow_frozen_debit);
         auto refused = TransferRefusal(r, row[0].as<std::string>(), row[2].as<int64_t>());
         if (!refused.ok()) return refused;
         out = {row[1].as<int64_t>(), row[0].as<std::string>() == "replayed"};
