@@ -25,13 +25,13 @@ constexpr char kLockByName[] =
     "daily_allowance FROM arena.ledger_accounts WHERE name IN ($1, $2, $3) "
     "ORDER BY ledger_account_id FOR UPDATE";
 
-// The same, plus the caller's earlier request with this key (NULL when none): one round trip.
-constexpr char kLockByNameWithPrior[] =
-    "SELECT ledger_account_id, name, kind, balance, held, may_go_negative, frozen, "
-    "daily_allowance, (SELECT request_hash || ':' || result_id FROM arena.ledger_requests "
-    "                  WHERE caller = $4 AND request_key = $5) "
-    "FROM arena.ledger_accounts WHERE name IN ($1, $2, $3) "
-    "ORDER BY ledger_account_id FOR UPDATE";
+// One plain transfer in one call (deploy/sql/arena/0004_ledger_transfer_function.sql):
+// returns (status, transfer_id, available) where status is ok, replayed, conflict, no_debit,
+// no_credit, frozen or insufficient.
+constexpr char kTransferFunctionName[] = "arena_ledger_transfer";
+constexpr char kTransferFunction[] =
+    "SELECT status, transfer_id, available "
+    "FROM arena.ledger_transfer($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
 constexpr char kLockById[] =
     "SELECT ledger_account_id, name, kind, balance, held, may_go_negative, frozen, "
@@ -236,23 +236,47 @@ absl::Status ValidateKey(const std::string& caller, const std::string& key) {
   return absl::OkStatus();
 }
 
-// Runs `body` in a transaction, turning a lost race on a new idempotency key into a retry
-// (the retry then finds the winner's result and replays it).
+enum class Txn { kTransaction, kSingleStatement };
+
+// Runs `body` in a transaction (or, when it is one statement, as that statement alone),
+// turning a lost race on a new idempotency key into a retry (the retry then finds the
+// winner's result and replays it).
 absl::Status TransactWithKey(common::PgPool& pool,
-                             const std::function<absl::Status(pqxx::transaction_base&)>& body) {
+                             const std::function<absl::Status(pqxx::transaction_base&)>& body,
+                             Txn txn = Txn::kTransaction) {
   absl::Status status;
   for (int attempt = 0; attempt < kMaxKeyRaceRetries; ++attempt) {
-    status = pool.Transact([&](pqxx::transaction_base& t) -> absl::Status {
+    auto guarded = [&](pqxx::transaction_base& t) -> absl::Status {
       try {
         return body(t);
       } catch (const pqxx::unique_violation& e) {
         if (std::string(e.what()).find("ledger_requests") == std::string::npos) throw;
         return absl::AbortedError(kKeyRace);
       }
-    });
+    };
+    status = txn == Txn::kTransaction ? pool.Transact(guarded) : pool.SingleStatement(guarded);
     if (!(absl::IsAborted(status) && status.message() == kKeyRace)) return status;
   }
   return absl::AbortedError("idempotency key contended; retry");
+}
+
+// The status of a refusal reported by arena.ledger_transfer (OK for ok and replayed), with
+// the codes and messages Transfer has always answered.
+absl::Status TransferRefusal(const TransferRequest& r, const std::string& status,
+                             int64_t available) {
+  if (status == "ok" || status == "replayed") return absl::OkStatus();
+  if (status == "conflict") {
+    return absl::AlreadyExistsError(
+        "idempotency key already used for a different request (conflict)");
+  }
+  if (status == "no_debit") return absl::NotFoundError(absl::StrCat("no account ", r.debit));
+  if (status == "no_credit") return absl::NotFoundError(absl::StrCat("no account ", r.credit));
+  if (status == "frozen") return absl::FailedPreconditionError("account is frozen");
+  if (status == "insufficient") {
+    return absl::FailedPreconditionError(
+        absl::StrCat("insufficient funds: available ", available, ", needed ", r.amount));
+  }
+  return absl::InternalError(absl::StrCat("ledger_transfer answered ", status));
 }
 
 void WriteAudit(pqxx::transaction_base& t, const AuditEntry& a) {
@@ -286,51 +310,30 @@ absl::StatusOr<TransferResult> Ledger::Transfer(const TransferRequest& r) {
   const std::string hash =
       RequestHash({"transfer", r.debit, r.credit, std::to_string(r.amount), r.kind, r.memo});
   TransferResult out;
-  absl::Status status = TransactWithKey(pool_, [&](pqxx::transaction_base& t) -> absl::Status {
-    out = TransferResult{};
-    std::map<std::string, AccountRow> rows;
-    std::string prior;  // "hash:result_id" of an earlier request with this key
-    for (const auto& row : t.exec_params(kLockByNameWithPrior, r.debit, r.credit, r.credit,
-                                         r.caller, r.idempotency_key)) {
-      AccountRow acc = ReadAccountRow(row);
-      if (!row[8].is_null()) prior = row[8].as<std::string>();
-      rows[acc.name] = acc;
-    }
-    if (!r.idempotency_key.empty() && !prior.empty()) {
-      size_t colon = prior.find(':');
-      if (prior.substr(0, colon) != hash) {
-        return absl::AlreadyExistsError(
-            "idempotency key already used for a different request (conflict)");
-      }
-      out = {std::stoll(prior.substr(colon + 1)), true};
-      return absl::OkStatus();
-    }
-    auto d = rows.find(r.debit);
-    auto c = rows.find(r.credit);
-    if (d == rows.end()) return absl::NotFoundError(absl::StrCat("no account ", r.debit));
-    if (c == rows.end()) return absl::NotFoundError(absl::StrCat("no account ", r.credit));
-    AccountRow& debit = d->second;
-    if (debit.frozen && !r.allow_frozen_debit) {
-      return absl::FailedPreconditionError("account is frozen");
-    }
-    if (!debit.may_go_negative && Available(debit) < r.amount && debit.held > 0) {
-      debit.held = ExpireLocked(t, debit.id);  // overdue holds no longer count
-    }
-    if (!debit.may_go_negative && Available(debit) < r.amount) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("insufficient funds: available ", Available(debit), ", needed ", r.amount));
-    }
-    auto row = t.exec_params1(kInsertTransfer, debit.id, c->second.id, r.amount, r.kind, r.memo,
-                              r.caller, r.idempotency_key, hash);
-    out.transfer_id = row[0].as<int64_t>();
-    if (r.audit) {
-      AuditEntry a = *r.audit;
-      a.detail_json = absl::StrCat("{\"transfer_id\":", out.transfer_id, ",\"amount\":", r.amount,
-                                   ",\"debit\":\"", r.debit, "\",\"credit\":\"", r.credit, "\"}");
-      WriteAudit(t, a);
-    }
-    return absl::OkStatus();
-  });
+  absl::Status status = TransactWithKey(
+      pool_,
+      [&](pqxx::transaction_base& t) -> absl::Status {
+        out = TransferResult{};
+        // Prepared once per connection (libpqxx registers it on first use), so the hot path
+        // is not parsed and planned again on every call.
+        t.conn().prepare(kTransferFunctionName, kTransferFunction);
+        auto row =
+            t.exec_prepared1(kTransferFunctionName, r.debit, r.credit, r.amount, r.kind, r.memo,
+                             r.caller, r.idempotency_key, hash, r.allow_frozen_debit);
+        auto refused = TransferRefusal(r, row[0].as<std::string>(), row[2].as<int64_t>());
+        if (!refused.ok()) return refused;
+        out = {row[1].as<int64_t>(), row[0].as<std::string>() == "replayed"};
+        if (r.audit && !out.replayed) {
+          AuditEntry a = *r.audit;
+          a.detail_json =
+              absl::StrCat("{\"transfer_id\":", out.transfer_id, ",\"amount\":", r.amount,
+                           ",\"debit\":\"", r.debit, "\",\"credit\":\"", r.credit, "\"}");
+          WriteAudit(t, a);
+        }
+        return absl::OkStatus();
+      },
+      // Without an audit row the function call is all there is: commit it on its own.
+      r.audit ? Txn::kTransaction : Txn::kSingleStatement);
   if (!status.ok()) return status;
   return out;
 }

@@ -155,6 +155,40 @@ absl::Status PgPool::Transact(const TxnFn& fn, Isolation isolation) {
   return last;
 }
 
+absl::Status PgPool::SingleStatement(const TxnFn& fn) {
+  absl::Duration backoff = absl::Milliseconds(2);
+  absl::Status last;
+  for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
+    auto conn = Acquire();
+    if (!conn.ok()) return conn.status();
+    try {
+      absl::Status status;
+      {
+        pqxx::nontransaction txn(**conn);
+        status = fn(txn);
+      }
+      Release(*std::move(conn));
+      return status;
+    } catch (const pqxx::broken_connection& e) {
+      Release(*std::move(conn));
+      return absl::UnavailableError(
+          absl::StrCat("connection lost during a statement, outcome unknown: ", e.what()));
+    } catch (const pqxx::serialization_failure& e) {
+      Release(*std::move(conn));
+      last = StatusFromPqxx(e);
+    } catch (const pqxx::deadlock_detected& e) {
+      Release(*std::move(conn));
+      last = StatusFromPqxx(e);
+    } catch (const std::exception& e) {
+      Release(*std::move(conn));
+      return StatusFromPqxx(e);
+    }
+    std::this_thread::sleep_for(absl::ToChronoMicroseconds(backoff));
+    backoff = std::min(backoff * 2, absl::Milliseconds(200));
+  }
+  return last;
+}
+
 absl::Status PgPool::WithConnection(const std::function<absl::Status(pqxx::connection&)>& fn) {
   auto conn = Acquire();
   if (!conn.ok()) return conn.status();

@@ -42,6 +42,13 @@ class PgPool {
   // Runs `fn` in a transaction; commits when it returns OK, rolls back otherwise.
   absl::Status Transact(const TxnFn& fn, Isolation isolation = Isolation::kReadCommitted);
 
+  // Runs `fn` outside a transaction block, for work that is exactly one statement (say, one
+  // function call) and so is its own transaction: one round trip instead of BEGIN, statement,
+  // COMMIT. A serialization failure or deadlock rolled the statement back, so it is retried
+  // like Transact; a lost connection may have lost the answer to a committed statement, so it
+  // is UNAVAILABLE and never retried. `fn` must not issue more than one writing statement.
+  absl::Status SingleStatement(const TxnFn& fn);
+
   // Runs `fn` with a raw connection (for LISTEN, COPY or a session-level advisory lock).
   absl::Status WithConnection(const std::function<absl::Status(pqxx::connection&)>& fn);
 
