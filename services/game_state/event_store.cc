@@ -66,7 +66,8 @@ nlohmann::json EventRow(const StoredEvent& e) {
 
 }  // namespace
 
-EventStore::EventStore(common::PgPool* pool) : pool_(pool), writer_([this] { Run(); }) {}
+EventStore::EventStore(common::PgPool* pool)
+    : pool_(pool), writer_([this] { Run(); }), completer_([this] { RunCompletions(); }) {}
 
 EventStore::~EventStore() {
   Stop();
@@ -79,6 +80,7 @@ void EventStore::Stop() {
   }
   cv_.notify_all();
   if (writer_.joinable()) writer_.join();
+  if (completer_.joinable()) completer_.join();
 }
 
 void EventStore::Enqueue(WriteItem item) {
@@ -96,7 +98,13 @@ void EventStore::Run() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-      if (queue_.empty() && stop_) return;
+      if (queue_.empty() && stop_) {
+        lock.unlock();
+        std::lock_guard<std::mutex> done_lock(done_mu_);
+        writer_done_ = true;
+        done_cv_.notify_all();
+        return;
+      }
       while (!queue_.empty() && batch.size() < kMaxBatch) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
@@ -109,9 +117,33 @@ void EventStore::Run() {
     }
     batches_++;
     items_ += static_cast<int64_t>(batch.size());
-    for (WriteItem& item : batch) {
-      if (item.done) item.done(status);
+    bool failed = !status.ok();
+    std::unique_lock<std::mutex> lock(done_mu_);
+    committed_.push_back(Committed{std::move(batch), std::move(status)});
+    unfinished_batches_++;
+    done_cv_.notify_all();
+    // A failed batch's callbacks drop its games from memory (they are ahead of the log); let
+    // them run before committing more, as when the callbacks ran on this thread.
+    if (failed) done_cv_.wait(lock, [&] { return unfinished_batches_ == 0; });
+  }
+}
+
+void EventStore::RunCompletions() {
+  for (;;) {
+    Committed batch;
+    {
+      std::unique_lock<std::mutex> lock(done_mu_);
+      done_cv_.wait(lock, [&] { return writer_done_ || !committed_.empty(); });
+      if (committed_.empty()) return;  // and the writer is done: nothing more will come
+      batch = std::move(committed_.front());
+      committed_.pop_front();
     }
+    for (WriteItem& item : batch.items) {
+      if (item.done) item.done(batch.status);
+    }
+    std::lock_guard<std::mutex> lock(done_mu_);
+    unfinished_batches_--;
+    done_cv_.notify_all();
   }
 }
 
