@@ -32,6 +32,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/v1/game_state.grpc.pb.h"
 #include "engine/core/game.h"
@@ -211,6 +212,9 @@ PhaseResult RunPhase(const std::vector<std::shared_ptr<grpc::Channel>>& channels
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  // The driver shares the cores with the server: spare them abseil's lock-cycle check on
+  // every gRPC mutex (see services/game_state/main.cc).
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   if (engine::FindGame("chess") == nullptr) {
     std::fprintf(stderr, "this build has no chess engine\n");
     return 2;
