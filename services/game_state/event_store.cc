@@ -1,5 +1,6 @@
 #include "services/game_state/event_store.h"
 
+#include "absl/strings/str_cat.h"
 #include "services/common/log.h"
 
 namespace arena::game_state {
@@ -54,14 +55,25 @@ std::string FromBytes(const pqxx::field& f) {
   return b.str();
 }
 
-nlohmann::json EventRow(const StoredEvent& e) {
-  nlohmann::json row = {
-      {"game_id", e.game_id}, {"seq", e.seq},       {"at_us", absl::ToUnixMicros(e.at)},
-      {"type", e.type},       {"action", e.action}, {"payload", e.payload}};
-  row["seat"] = e.seat >= 0 ? nlohmann::json(e.seat) : nlohmann::json(nullptr);
-  row["action_number"] =
-      e.action_number >= 0 ? nlohmann::json(e.action_number) : nlohmann::json(nullptr);
-  return row;
+// Appends one event to the JSON array that kInsertEvents reads, as text: building a json
+// object per row meant deep-copying every payload and freeing it again, per event.
+void AppendEventRow(const StoredEvent& e, std::string& out) {
+  out += out.empty() ? "[{\"game_id\":" : ",{\"game_id\":";
+  out += nlohmann::json(e.game_id).dump();
+  absl::StrAppend(&out, ",\"seq\":", e.seq, ",\"at_us\":", absl::ToUnixMicros(e.at),
+                  ",\"type\":", nlohmann::json(e.type).dump(),
+                  ",\"action\":", nlohmann::json(e.action).dump(),
+                  ",\"payload\":", e.payload.dump());
+  if (e.seat >= 0) {
+    absl::StrAppend(&out, ",\"seat\":", e.seat);
+  } else {
+    out += ",\"seat\":null";
+  }
+  if (e.action_number >= 0) {
+    absl::StrAppend(&out, ",\"action_number\":", e.action_number, "}");
+  } else {
+    out += ",\"action_number\":null}";
+  }
 }
 
 }  // namespace
@@ -150,18 +162,19 @@ void EventStore::RunCompletions() {
 absl::Status EventStore::CommitBatch(std::vector<WriteItem>& batch) {
   return pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     try {
-      nlohmann::json pending = nlohmann::json::array();
+      std::string pending;  // a JSON array of event rows, "" when none
       auto flush = [&] {
         if (pending.empty()) return;
-        txn.exec_params(kInsertEvents, pending.dump());
-        pending = nlohmann::json::array();
+        pending += "]";
+        txn.exec_params(kInsertEvents, pending);
+        pending.clear();
       };
       for (const WriteItem& item : batch) {
         if (!item.statements.empty()) {
           flush();
           for (const auto& statement : item.statements) statement(txn);
         }
-        for (const StoredEvent& e : item.events) pending.push_back(EventRow(e));
+        for (const StoredEvent& e : item.events) AppendEventRow(e, pending);
       }
       flush();
     } catch (const pqxx::broken_connection&) {
