@@ -1,5 +1,6 @@
 #include "services/game_state/event_store.h"
 
+#include "absl/strings/str_cat.h"
 #include "services/common/log.h"
 
 namespace arena::game_state {
@@ -54,19 +55,31 @@ std::string FromBytes(const pqxx::field& f) {
   return b.str();
 }
 
-nlohmann::json EventRow(const StoredEvent& e) {
-  nlohmann::json row = {
-      {"game_id", e.game_id}, {"seq", e.seq},       {"at_us", absl::ToUnixMicros(e.at)},
-      {"type", e.type},       {"action", e.action}, {"payload", e.payload}};
-  row["seat"] = e.seat >= 0 ? nlohmann::json(e.seat) : nlohmann::json(nullptr);
-  row["action_number"] =
-      e.action_number >= 0 ? nlohmann::json(e.action_number) : nlohmann::json(nullptr);
-  return row;
+// Appends one event to the JSON array that kInsertEvents reads, as text: building a json
+// object per row meant deep-copying every payload and freeing it again, per event.
+void AppendEventRow(const StoredEvent& e, std::string& out) {
+  out += out.empty() ? "[{\"game_id\":" : ",{\"game_id\":";
+  out += nlohmann::json(e.game_id).dump();
+  absl::StrAppend(&out, ",\"seq\":", e.seq, ",\"at_us\":", absl::ToUnixMicros(e.at),
+                  ",\"type\":", nlohmann::json(e.type).dump(),
+                  ",\"action\":", nlohmann::json(e.action).dump(),
+                  ",\"payload\":", e.payload.dump());
+  if (e.seat >= 0) {
+    absl::StrAppend(&out, ",\"seat\":", e.seat);
+  } else {
+    out += ",\"seat\":null";
+  }
+  if (e.action_number >= 0) {
+    absl::StrAppend(&out, ",\"action_number\":", e.action_number, "}");
+  } else {
+    out += ",\"action_number\":null}";
+  }
 }
 
 }  // namespace
 
-EventStore::EventStore(common::PgPool* pool) : pool_(pool), writer_([this] { Run(); }) {}
+EventStore::EventStore(common::PgPool* pool)
+    : pool_(pool), writer_([this] { Run(); }), completer_([this] { RunCompletions(); }) {}
 
 EventStore::~EventStore() {
   Stop();
@@ -79,6 +92,7 @@ void EventStore::Stop() {
   }
   cv_.notify_all();
   if (writer_.joinable()) writer_.join();
+  if (completer_.joinable()) completer_.join();
 }
 
 void EventStore::Enqueue(WriteItem item) {
@@ -96,7 +110,13 @@ void EventStore::Run() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-      if (queue_.empty() && stop_) return;
+      if (queue_.empty() && stop_) {
+        lock.unlock();
+        std::lock_guard<std::mutex> done_lock(done_mu_);
+        writer_done_ = true;
+        done_cv_.notify_all();
+        return;
+      }
       while (!queue_.empty() && batch.size() < kMaxBatch) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
@@ -109,27 +129,52 @@ void EventStore::Run() {
     }
     batches_++;
     items_ += static_cast<int64_t>(batch.size());
-    for (WriteItem& item : batch) {
-      if (item.done) item.done(status);
+    bool failed = !status.ok();
+    std::unique_lock<std::mutex> lock(done_mu_);
+    committed_.push_back(Committed{std::move(batch), std::move(status)});
+    unfinished_batches_++;
+    done_cv_.notify_all();
+    // A failed batch's callbacks drop its games from memory (they are ahead of the log); let
+    // them run before committing more, as when the callbacks ran on this thread.
+    if (failed) done_cv_.wait(lock, [&] { return unfinished_batches_ == 0; });
+  }
+}
+
+void EventStore::RunCompletions() {
+  for (;;) {
+    Committed batch;
+    {
+      std::unique_lock<std::mutex> lock(done_mu_);
+      done_cv_.wait(lock, [&] { return writer_done_ || !committed_.empty(); });
+      if (committed_.empty()) return;  // and the writer is done: nothing more will come
+      batch = std::move(committed_.front());
+      committed_.pop_front();
     }
+    for (WriteItem& item : batch.items) {
+      if (item.done) item.done(batch.status);
+    }
+    std::lock_guard<std::mutex> lock(done_mu_);
+    unfinished_batches_--;
+    done_cv_.notify_all();
   }
 }
 
 absl::Status EventStore::CommitBatch(std::vector<WriteItem>& batch) {
   return pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     try {
-      nlohmann::json pending = nlohmann::json::array();
+      std::string pending;  // a JSON array of event rows, "" when none
       auto flush = [&] {
         if (pending.empty()) return;
-        txn.exec_params(kInsertEvents, pending.dump());
-        pending = nlohmann::json::array();
+        pending += "]";
+        txn.exec_params(kInsertEvents, pending);
+        pending.clear();
       };
       for (const WriteItem& item : batch) {
         if (!item.statements.empty()) {
           flush();
           for (const auto& statement : item.statements) statement(txn);
         }
-        for (const StoredEvent& e : item.events) pending.push_back(EventRow(e));
+        for (const StoredEvent& e : item.events) AppendEventRow(e, pending);
       }
       flush();
     } catch (const pqxx::broken_connection&) {

@@ -3,8 +3,11 @@
 // Writes go through one writer thread that GROUPS pending work from many games into one
 // transaction: callers Enqueue a WriteItem (rows to insert or update plus events to append)
 // with a completion callback, and the writer runs every item queued since its last commit in
-// a single transaction, then calls each item's callback in queue order. A caller hears
-// "accepted" only from that callback, so every acknowledged action is committed. Events of all
+// a single transaction. After the COMMIT it hands the batch to a second thread, the completer,
+// which calls each item's callback in queue order (batch after batch) while the writer is
+// already committing the next batch: the callbacks (finishing replies, fanning events out to
+// watchers) never hold up a commit. A caller hears "accepted" only from that callback, so
+// every acknowledged action is committed. Events of all
 // items in a batch are appended by one statement (jsonb_to_recordset), so a batch costs a few
 // round trips whatever its size.
 //
@@ -72,13 +75,13 @@ struct WriteItem {
   // Statements run before the item's events are appended (in queue order).
   std::vector<std::function<void(pqxx::transaction_base&)>> statements;
   std::vector<StoredEvent> events;
-  std::function<void(absl::Status)> done;  // runs on the writer thread after the commit
+  std::function<void(absl::Status)> done;  // runs on the completer thread after the commit
 };
 
 class EventStore {
  public:
   explicit EventStore(common::PgPool* pool);
-  ~EventStore();  // drains the queue, then stops the writer
+  ~EventStore();  // drains the queue and the completions, then stops both threads
   EventStore(const EventStore&) = delete;
   EventStore& operator=(const EventStore&) = delete;
 
@@ -110,7 +113,14 @@ class EventStore {
   int64_t items() const { return items_; }
 
  private:
+  // A committed (or failed) batch whose callbacks are still to run.
+  struct Committed {
+    std::vector<WriteItem> items;
+    absl::Status status;
+  };
+
   void Run();
+  void RunCompletions();
   absl::Status CommitBatch(std::vector<WriteItem>& batch);
 
   common::PgPool* pool_;
@@ -118,9 +128,16 @@ class EventStore {
   std::condition_variable cv_;
   std::deque<WriteItem> queue_;
   bool stop_ = false;
-  std::thread writer_;
+  std::mutex done_mu_;
+  std::condition_variable done_cv_;
+  std::deque<Committed> committed_;
+  int64_t unfinished_batches_ = 0;  // handed to the completer, callbacks not all run yet
+  bool writer_done_ = false;        // the writer has exited: the completer drains and exits
   std::atomic<int64_t> batches_{0};
   std::atomic<int64_t> items_{0};
+  // Last, so that everything they use is constructed before they start.
+  std::thread writer_;
+  std::thread completer_;
 };
 
 }  // namespace arena::game_state

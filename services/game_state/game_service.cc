@@ -107,6 +107,11 @@ std::string EngineGameId(const v1::TableSettings& settings) {
   return name;
 }
 
+const std::string& WatchMessage::Wire() const {
+  std::call_once(serialised_, [this] { event_.SerializeToString(&wire_); });
+  return wire_;
+}
+
 // --- In-memory game ------------------------------------------------------------------------
 
 struct SeatState {
@@ -127,7 +132,7 @@ struct Watcher {
   int64_t after_seq = -1;
   int seat = -1;
   int delay_moves = 0;
-  std::deque<std::shared_ptr<const v1::GameEvent>> held;
+  std::deque<SharedMessage> held;
   int held_moves = 0;
   bool closed = false;
 };
@@ -141,7 +146,7 @@ bool IsMoveEvent(const v1::GameEvent& e) {
 void DrainHeld(Watcher& w, bool final_event) {
   while (!w.held.empty()) {
     const auto& front = w.held.front();
-    bool move = IsMoveEvent(*front);
+    bool move = IsMoveEvent(front->event());
     int after = w.held_moves - (move ? 1 : 0);
     if (!final_event && after < w.delay_moves) break;
     if (move) w.held_moves--;
@@ -194,7 +199,7 @@ struct GameStateCore::Game {
   std::mutex watch_mu;
   std::atomic<int64_t> committed_seq{-1};  // the last event known durable
   int64_t end_seq = -1;                    // the event that ended the game (reveals the seed)
-  std::vector<std::shared_ptr<const v1::GameEvent>> committed;
+  std::vector<SharedMessage> committed;
   std::map<uint64_t, Watcher> watchers;
 
   int n() const { return static_cast<int>(seats.size()); }
@@ -276,20 +281,24 @@ std::shared_ptr<GameStateCore::Game> GameStateCore::Find(const std::string& game
 
 namespace {
 
-std::shared_ptr<v1::GameEvent> ToProto(const StoredEvent& e) {
-  auto ev = std::make_shared<v1::GameEvent>();
-  ev->set_sequence(e.seq);
-  *ev->mutable_at() =
+v1::GameEvent ToProto(const StoredEvent& e) {
+  v1::GameEvent ev;
+  ev.set_sequence(e.seq);
+  *ev.mutable_at() =
       google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(e.at));
-  ev->set_type(e.type);
-  ev->set_seat(e.seat);
-  ev->set_action(e.action);
-  if (e.payload.contains("annotation")) {
-    ev->set_annotation(e.payload["annotation"].get<std::string>());
+  ev.set_type(e.type);
+  ev.set_seat(e.seat);
+  ev.set_action(e.action);
+  if (auto it = e.payload.find("annotation"); it != e.payload.end()) {
+    ev.set_annotation(it->get<std::string>());
   }
-  ev->set_detail_json(e.payload.dump());
-  ev->set_action_number(e.action_number);
+  ev.set_detail_json(e.payload.dump());
+  ev.set_action_number(e.action_number);
   return ev;
+}
+
+SharedMessage Share(v1::GameEvent event) {
+  return std::make_shared<const WatchMessage>(std::move(event));
 }
 
 }  // namespace
@@ -399,7 +408,7 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
       }
     }
     g->next_seq = e.seq + 1;
-    g->committed.push_back(ToProto(e));
+    g->committed.push_back(Share(ToProto(e)));
     g->committed_seq = e.seq;
   }
   if (IsTerminalStatus(stored_status)) g->status = stored_status;
@@ -448,12 +457,12 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
                            std::vector<std::function<void(pqxx::transaction_base&)>> statements,
                            std::function<void(absl::Status)> done) {
   // Build what watchers will see now, under the game lock, so settings snapshots are exact.
-  std::vector<std::shared_ptr<const v1::GameEvent>> protos;
+  std::vector<SharedMessage> protos;
   for (const StoredEvent& e : events) {
-    auto ev = ToProto(e);
+    v1::GameEvent ev = ToProto(e);
     if (e.type == "settings" || e.type == "leader")
-      *ev->mutable_snapshot() = View(*g, false, nullptr);
-    protos.push_back(std::move(ev));
+      *ev.mutable_snapshot() = View(*g, false, nullptr);
+    protos.push_back(Share(std::move(ev)));
   }
   WriteItem item;
   item.statements = std::move(statements);
@@ -466,12 +475,13 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
         std::lock_guard<std::mutex> lock(game->watch_mu);
         for (const auto& ev : protos) {
           game->committed.push_back(ev);
-          game->committed_seq = ev->sequence();
-          bool final_event = IsFinalEvent(ev->type());
+          game->committed_seq = ev->event().sequence();
+          bool final_event = IsFinalEvent(ev->event().type());
+          bool move = IsMoveEvent(ev->event());
           for (auto& [h, w] : game->watchers) {
-            if (w.closed || ev->sequence() <= w.after_seq) continue;
+            if (w.closed || ev->event().sequence() <= w.after_seq) continue;
             w.held.push_back(ev);
-            if (IsMoveEvent(*ev)) w.held_moves++;
+            if (move) w.held_moves++;
             DrainHeld(w, final_event);
             if (final_event) {
               w.sink->Close(absl::OkStatus());
@@ -1301,7 +1311,7 @@ absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
     std::lock_guard<std::mutex> wlock(g.watch_mu);
     for (const auto& ev : g.committed) {
       v1::GameEvent* out = rec.add_events();
-      *out = *ev;
+      *out = ev->event();
       out->clear_snapshot();
     }
   }
@@ -1546,31 +1556,31 @@ absl::StatusOr<uint64_t> GameStateCore::Watch(const Caller& caller, const v1::Wa
   w.seat = seat;
   w.delay_moves = req.delay_moves();
   if (req.from_sequence() == 0 && req.delay_moves() == 0) {
-    auto snap = std::make_shared<v1::GameEvent>();
-    snap->set_type("snapshot");
-    snap->set_sequence(g.next_seq - 1);
-    snap->set_seat(seat);
-    *snap->mutable_snapshot() = View(g, true, nullptr);
-    sink->Push(snap);
+    v1::GameEvent snap;
+    snap.set_type("snapshot");
+    snap.set_sequence(g.next_seq - 1);
+    snap.set_seat(seat);
+    *snap.mutable_snapshot() = View(g, true, nullptr);
+    sink->Push(Share(std::move(snap)));
     w.after_seq = g.next_seq - 1;
   } else {
     if (req.delay_moves() > 0) {
-      auto snap = std::make_shared<v1::GameEvent>();
-      snap->set_type("snapshot");
-      snap->set_sequence(-1);
+      v1::GameEvent snap;
+      snap.set_type("snapshot");
+      snap.set_sequence(-1);
       v1::GameView v = View(g, false, nullptr);
       v.clear_position();
       v.clear_rendering();
       v.clear_legal_moves();
-      *snap->mutable_snapshot() = v;
-      sink->Push(snap);
+      *snap.mutable_snapshot() = v;
+      sink->Push(Share(std::move(snap)));
     }
     for (const auto& ev : g.committed) {
-      if (ev->sequence() < req.from_sequence()) continue;
+      if (ev->event().sequence() < req.from_sequence()) continue;
       w.held.push_back(ev);
-      if (IsMoveEvent(*ev)) w.held_moves++;
+      if (IsMoveEvent(ev->event())) w.held_moves++;
     }
-    w.after_seq = g.committed.empty() ? -1 : g.committed.back()->sequence();
+    w.after_seq = g.committed.empty() ? -1 : g.committed.back()->event().sequence();
     DrainHeld(w, IsTerminalStatus(g.status));
   }
   if (IsTerminalStatus(g.status)) {
@@ -1621,21 +1631,23 @@ void GameStateCore::Keepalive() {
     std::lock_guard<std::mutex> lock(g->mu);
     std::lock_guard<std::mutex> wlock(g->watch_mu);
     if (g->watchers.empty()) continue;
-    auto keepalive = std::make_shared<v1::GameEvent>();
-    keepalive->set_type("keepalive");
-    keepalive->set_sequence(g->committed.empty() ? -1 : g->committed.back()->sequence());
+    v1::GameEvent keepalive_event;
+    keepalive_event.set_type("keepalive");
+    keepalive_event.set_sequence(g->committed.empty() ? -1
+                                                      : g->committed.back()->event().sequence());
+    SharedMessage keepalive = Share(keepalive_event);
     for (auto& [h, w] : g->watchers) {
       if (w.closed) continue;
       if (w.seat >= 0) {
         int64_t id = next_ping_++;
-        auto ping = std::make_shared<v1::GameEvent>(*keepalive);
-        ping->set_type("ping");
-        ping->set_ping_id(id);
-        ping->set_seat(w.seat);
+        v1::GameEvent ping = keepalive_event;
+        ping.set_type("ping");
+        ping.set_ping_id(id);
+        ping.set_seat(w.seat);
         auto& pings = g->seats[w.seat].pings;
         pings[id] = now;
         while (pings.size() > 16) pings.erase(pings.begin());
-        w.sink->Push(ping);
+        w.sink->Push(Share(std::move(ping)));
       } else {
         w.sink->Push(keepalive);
       }

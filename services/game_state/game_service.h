@@ -53,13 +53,29 @@ struct Caller {
   std::string host_credential;  // x-arena-host-credential
 };
 
+// One message of watch streams, shared by every watcher it goes to: the event, and its wire
+// form, serialised on first use (from any thread) once for all of them instead of once per
+// watcher. Immutable once made.
+class WatchMessage {
+ public:
+  explicit WatchMessage(v1::GameEvent event) : event_(std::move(event)) {}
+  const v1::GameEvent& event() const { return event_; }
+  const std::string& Wire() const;
+
+ private:
+  v1::GameEvent event_;
+  mutable std::once_flag serialised_;
+  mutable std::string wire_;
+};
+using SharedMessage = std::shared_ptr<const WatchMessage>;
+
 // Receives the events of one watched game (the adapter's stream reactor implements it).
 // Push and Close are called with no game lock held on the caller's side except the game's
 // watcher-list lock, and must not block.
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  virtual void Push(std::shared_ptr<const v1::GameEvent> event) = 0;
+  virtual void Push(SharedMessage message) = 0;
   virtual void Close(absl::Status status) = 0;
 };
 

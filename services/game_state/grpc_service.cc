@@ -35,8 +35,9 @@ grpc::ServerUnaryReactor* Deferred(grpc::CallbackServerContext* ctx, Resp* out, 
 }
 
 // One WatchGame stream. The core pushes events from its threads; the reactor keeps them in a
-// queue and has at most one write in flight, starting the next from OnWriteDone.
-class WatchReactor final : public grpc::ServerWriteReactor<v1::GameEvent>, public EventSink {
+// queue and has at most one write in flight, starting the next from OnWriteDone. It writes the
+// message's shared wire form (serialised once for every watcher), so the stream is raw bytes.
+class WatchReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, public EventSink {
  public:
   WatchReactor(GameStateCore* core, std::string game_id)
       : core_(core), game_id_(std::move(game_id)) {}
@@ -51,7 +52,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::GameEvent>, publi
     registered_ = true;
   }
 
-  void Push(std::shared_ptr<const v1::GameEvent> event) override {
+  void Push(SharedMessage event) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (finishing_) return;
     if (queue_.size() > 10000) {  // a reader this far behind is dropped; it may resume
@@ -74,7 +75,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::GameEvent>, publi
   void OnWriteDone(bool ok) override {
     std::lock_guard<std::mutex> lock(mu_);
     writing_ = false;
-    current_.reset();
+    current_.Clear();
     if (!ok) {
       FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "stream broken"));
       return;
@@ -106,10 +107,12 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::GameEvent>, publi
  private:
   void WriteNextLocked() {
     if (finishing_) return;
-    current_ = queue_.front();
+    const std::string& wire = queue_.front()->Wire();
+    grpc::Slice slice(wire.data(), wire.size());
+    current_ = grpc::ByteBuffer(&slice, 1);
     queue_.pop_front();
     writing_ = true;
-    StartWrite(current_.get());
+    StartWrite(&current_);
   }
   void FinishLocked(grpc::Status status) {
     if (finishing_) return;
@@ -127,8 +130,8 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::GameEvent>, publi
   GameStateCore* core_;
   std::string game_id_;
   std::mutex mu_;
-  std::deque<std::shared_ptr<const v1::GameEvent>> queue_;
-  std::shared_ptr<const v1::GameEvent> current_;
+  std::deque<SharedMessage> queue_;
+  grpc::ByteBuffer current_;  // the write in flight
   bool writing_ = false;
   bool finishing_ = false;
   bool close_pending_ = false;
@@ -198,15 +201,23 @@ grpc::ServerUnaryReactor* GameStateGrpc::ListGames(grpc::CallbackServerContext* 
   return Reply(ctx, resp, core_->ListGames(*req));
 }
 
-grpc::ServerWriteReactor<v1::GameEvent>* GameStateGrpc::WatchGame(grpc::CallbackServerContext* ctx,
-                                                                  const v1::WatchGameRequest* req) {
-  auto* reactor = new WatchReactor(core_, req->game_id());
+grpc::ServerWriteReactor<grpc::ByteBuffer>* GameStateGrpc::WatchGame(
+    grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* raw) {
+  v1::WatchGameRequest req;
+  grpc::Slice bytes;
+  if (!raw->DumpToSingleSlice(&bytes).ok() ||
+      !req.ParseFromArray(bytes.begin(), static_cast<int>(bytes.size()))) {
+    auto* reactor = new WatchReactor(core_, "");
+    reactor->Start(absl::InvalidArgumentError("malformed WatchGameRequest"));
+    return reactor;
+  }
+  auto* reactor = new WatchReactor(core_, req.game_id());
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) {
     reactor->Start(caller.status());
     return reactor;
   }
-  reactor->Start(core_->Watch(*caller, *req, reactor));
+  reactor->Start(core_->Watch(*caller, req, reactor));
   return reactor;
 }
 

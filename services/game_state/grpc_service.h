@@ -5,7 +5,8 @@
 // ServiceAuthenticator (`arena` acts for bot and model seats and may create fixed-leader,
 // rated and league tables). Unary calls finish from the core's completion, i.e. after the
 // group commit. WatchGame is a server-streaming reactor that writes the next queued message
-// from OnWriteDone.
+// from OnWriteDone; it is a raw method (bytes in, bytes out) so that each event is serialised
+// once for all its watchers rather than by gRPC once per stream. The wire format is unchanged.
 #pragma once
 
 #include "arena/v1/game_state.grpc.pb.h"
@@ -17,7 +18,8 @@ namespace arena::game_state {
 inline constexpr char kSeatCredentialHeader[] = "x-arena-seat-credential";
 inline constexpr char kHostCredentialHeader[] = "x-arena-host-credential";
 
-class GameStateGrpc final : public v1::GameStateService::CallbackService {
+class GameStateGrpc final : public v1::GameStateService::WithRawCallbackMethod_WatchGame<
+                                v1::GameStateService::CallbackService> {
  public:
   GameStateGrpc(GameStateCore* core, common::ServiceAuthenticator auth)
       : core_(core), auth_(std::move(auth)) {}
@@ -36,8 +38,9 @@ class GameStateGrpc final : public v1::GameStateService::CallbackService {
   grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* ctx,
                                       const v1::ListGamesRequest* req,
                                       v1::ListGamesResponse* resp) override;
-  grpc::ServerWriteReactor<v1::GameEvent>* WatchGame(grpc::CallbackServerContext* ctx,
-                                                     const v1::WatchGameRequest* req) override;
+  // The request arrives as bytes (a WatchGameRequest); the stream carries GameEvent bytes.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* WatchGame(grpc::CallbackServerContext* ctx,
+                                                        const grpc::ByteBuffer* raw) override;
   grpc::ServerUnaryReactor* GetRecord(grpc::CallbackServerContext* ctx,
                                       const v1::GetRecordRequest* req,
                                       v1::GameRecord* resp) override;
