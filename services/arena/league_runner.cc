@@ -7,41 +7,20 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/game.h"
-#include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/league/schedule.h"
 #include "services/arena/rating_store.h"
+#include "services/common/actions.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
+#include "services/common/proto_json.h"
 
 namespace arena::service {
 namespace {
 
-std::string ToJson(const google::protobuf::Message& m) {
-  std::string out;
-  google::protobuf::util::JsonPrintOptions opts;
-  opts.preserve_proto_field_names = true;
-  (void)google::protobuf::util::MessageToJsonString(m, &out, opts);
-  return out;
-}
-
-template <typename M>
-bool FromJson(const std::string& json, M* m) {
-  return google::protobuf::util::JsonStringToMessage(json, m).ok();
-}
-
-// The engine id a table's settings name ("chestonia-chess" from GAME_KIND_CHESTONIA_CHESS).
-std::string EngineIdOf(const v1::TableSettings& s) {
-  if (!s.engine_game().empty()) return s.engine_game();
-  std::string name = v1::GameKind_Name(s.game());
-  if (name.rfind("GAME_KIND_", 0) == 0) name = name.substr(10);
-  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(c));
-  return name;
-}
-
 // How many seats the league's game has; INVALID_ARGUMENT for an unknown game or variant.
 absl::StatusOr<int> SeatsOf(const v1::TableSettings& s) {
-  const std::string id = EngineIdOf(s);
+  const std::string id = common::EngineGameIdOf(s);
   const engine::Game* game = engine::FindGame(id);
   if (game == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown game '", id, "'"));
   engine::Variant variant;
@@ -219,22 +198,22 @@ absl::StatusOr<v1::League> LeagueRunner::Create(const accounts::Principal& owner
     schedule = round->games;
   }
   v1::TableSettings settings = req.settings();
-  settings.set_engine_game(EngineIdOf(settings));
+  settings.set_engine_game(common::EngineGameIdOf(settings));
   int64_t league_id = 0;
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     pqxx::result r = txn.exec_params(
         "INSERT INTO leagues (name, owner_account, engine_game, settings_json, policy_json, "
         "format, games_per_pairing, concurrency, swiss_rounds, max_reschedules, seed) "
         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING league_id",
-        req.name(), owner.account_id, settings.engine_game(), ToJson(settings), ToJson(*policy),
-        format, per_pairing, concurrency, req.swiss_rounds(), reschedules,
-        static_cast<int64_t>(req.seed()));
+        req.name(), owner.account_id, settings.engine_game(), common::ProtoToJson(settings),
+        common::ProtoToJson(*policy), format, per_pairing, concurrency, req.swiss_rounds(),
+        reschedules, static_cast<int64_t>(req.seed()));
     league_id = r[0][0].as<int64_t>();
     for (int i = 0; i < n; ++i) {
       txn.exec_params(
           "INSERT INTO league_participants (league_id, idx, participant, spec_json) "
           "VALUES ($1, $2, $3, $4)",
-          league_id, i, names[i], ToJson(req.participants(i).spec()));
+          league_id, i, names[i], common::ProtoToJson(req.participants(i).spec()));
     }
     for (size_t k = 0; k < schedule.size(); ++k) {
       txn.exec_params(
@@ -554,7 +533,7 @@ absl::Status LeagueRunner::LaunchAndFinish() {
       const int round = l[0][1].as<int>() + 1;
       const int n = l[0][2].as<int>();
       v1::TableSettings settings;
-      FromJson(l[0][3].as<std::string>(), &settings);
+      common::ProtoFromJson(l[0][3].as<std::string>(), &settings);
       auto seats = SeatsOf(settings);
       if (!seats.ok()) return seats.status();
       std::vector<league::SwissStanding> standings(n);
@@ -620,8 +599,8 @@ absl::Status LeagueRunner::Launch(int64_t league_id, int slot) {
     if (l.empty() || g.empty()) return absl::NotFoundError("league game vanished");
     if (g[0][1].as<std::string>() != "scheduled") return absl::OkStatus();
     table = DrivenTable();
-    FromJson(l[0][0].as<std::string>(), &table.settings);
-    FromJson(l[0][1].as<std::string>(), &table.policy);
+    common::ProtoFromJson(l[0][0].as<std::string>(), &table.settings);
+    common::ProtoFromJson(l[0][1].as<std::string>(), &table.policy);
     const std::string owner = l[0][2].as<std::string>();
     table.engine_game = l[0][3].as<std::string>();
     order = nlohmann::json::parse(g[0][0].as<std::string>()).get<std::vector<int>>();
@@ -634,7 +613,7 @@ absl::Status LeagueRunner::Launch(int64_t league_id, int slot) {
       DrivenSeat d;
       d.seat = static_cast<int>(seat);
       d.participant = p[0][0].as<std::string>();
-      FromJson(p[0][1].as<std::string>(), &d.spec);
+      common::ProtoFromJson(p[0][1].as<std::string>(), &d.spec);
       if (d.spec.kind() == v1::SEAT_KIND_MODEL) {
         d.spec.set_funding(v1::FUNDING_DONATED_CREDITS);
         d.spec.set_account_id(owner);

@@ -8,7 +8,6 @@
 //   games), GetModelStats: anyone.
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/time_util.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/arena_service.h"
@@ -16,30 +15,15 @@
 #include "services/common/actions.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
+#include "services/common/proto_json.h"
 
 namespace arena::service {
 namespace {
 
 constexpr size_t kMaxKeyBytes = 512;
 
-std::string ToJson(const google::protobuf::Message& m) {
-  std::string out;
-  google::protobuf::util::JsonPrintOptions opts;
-  opts.preserve_proto_field_names = true;
-  (void)google::protobuf::util::MessageToJsonString(m, &out, opts);
-  return out;
-}
-
 nlohmann::json JsonOf(const google::protobuf::Message& m) {
-  return nlohmann::json::parse(ToJson(m), nullptr, false);
-}
-
-std::string EngineIdOf(const v1::TableSettings& s) {
-  if (!s.engine_game().empty()) return s.engine_game();
-  if (s.game() == v1::GAME_KIND_UNSPECIFIED) return "";
-  std::string name = v1::GameKind_Name(s.game()).substr(10);  // after GAME_KIND_
-  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(c));
-  return name;
+  return nlohmann::json::parse(common::ProtoToJson(m), nullptr, false);
 }
 
 void MicrosToTimestamp(int64_t us, google::protobuf::Timestamp* out) {
@@ -64,7 +48,7 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
   auto caller = Caller(ctx);
   if (!caller.ok()) return caller.status();
   const v1::TableSettings& in = req.settings();
-  const std::string engine_game = EngineIdOf(in);
+  const std::string engine_game = common::EngineGameIdOf(in);
   if (engine_game.empty()) return absl::InvalidArgumentError("settings name no game");
   if (in.rated() || !in.league_id().empty()) {
     return absl::InvalidArgumentError("rated and league tables are made by leagues");
@@ -359,7 +343,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetLeaderboard(Ctx* ctx,
     v1::TableSettings s;
     s.set_game(req->game());
     s.set_engine_game(req->engine_game());
-    const std::string game = EngineIdOf(s);
+    const std::string game = common::EngineGameIdOf(s);
     if (game.empty()) return absl::InvalidArgumentError("name a game");
     auto board = Leaderboard(*play_.pool, game);
     if (!board.ok()) return board.status();

@@ -5,29 +5,16 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
 #include "services/common/actions.h"
 #include "services/common/log.h"
+#include "services/common/proto_json.h"
 
 namespace arena::service {
 namespace {
 
 constexpr char kArenaCaller[] = "service:arena";
 constexpr size_t kMaxAnnotationBytes = 2000;
-
-std::string ToJson(const google::protobuf::Message& m) {
-  std::string out;
-  google::protobuf::util::JsonPrintOptions opts;
-  opts.preserve_proto_field_names = true;
-  (void)google::protobuf::util::MessageToJsonString(m, &out, opts);
-  return out;
-}
-
-template <typename M>
-bool FromJson(const std::string& json, M* m) {
-  return google::protobuf::util::JsonStringToMessage(json, m).ok();
-}
 
 bool Terminal(v1::GameStatus s) {
   return s == v1::GAME_STATUS_FINISHED || s == v1::GAME_STATUS_ABORTED ||
@@ -183,15 +170,15 @@ void SeatDriver::Record(pqxx::transaction_base& txn, const DrivenTable& t) {
       "settings_json, policy_json) VALUES ($1, NULLIF($2, ''), $3, $4, $5, $6, $7) "
       "ON CONFLICT (game_id) DO NOTHING",
       t.game_id, t.owner_account, t.league_id,
-      t.slot >= 0 ? std::optional<int>(t.slot) : std::nullopt, t.engine_game, ToJson(t.settings),
-      ToJson(t.policy));
+      t.slot >= 0 ? std::optional<int>(t.slot) : std::nullopt, t.engine_game,
+      common::ProtoToJson(t.settings), common::ProtoToJson(t.policy));
   for (const DrivenSeat& s : t.seats) {
     txn.exec_params(
         "INSERT INTO table_seats (game_id, seat, kind, participant, spec_json, owner_account, "
         "key_handle, key_state) VALUES ($1, $2, $3, $4, $5, NULLIF($6, ''), $7, $8) "
         "ON CONFLICT (game_id, seat) DO NOTHING",
-        t.game_id, s.seat, KindWord(s.spec.kind()), s.participant, ToJson(s.spec), s.owner_account,
-        s.key_handle, s.key_state);
+        t.game_id, s.seat, KindWord(s.spec.kind()), s.participant, common::ProtoToJson(s.spec),
+        s.owner_account, s.key_handle, s.key_state);
   }
 }
 
@@ -208,8 +195,8 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
     if (!r[0][1].is_null()) t.league_id = r[0][1].as<int64_t>();
     t.slot = r[0][2].as<int>();
     t.engine_game = r[0][3].as<std::string>();
-    FromJson(r[0][4].as<std::string>(), &t.settings);
-    FromJson(r[0][5].as<std::string>(), &t.policy);
+    common::ProtoFromJson(r[0][4].as<std::string>(), &t.settings);
+    common::ProtoFromJson(r[0][5].as<std::string>(), &t.policy);
     pqxx::result seats = txn.exec_params(
         "SELECT seat, participant, spec_json, coalesce(owner_account, ''), key_handle, "
         "key_state FROM table_seats WHERE game_id = $1 ORDER BY seat",
@@ -218,7 +205,7 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
       DrivenSeat d;
       d.seat = row[0].as<int>();
       d.participant = row[1].as<std::string>();
-      FromJson(row[2].as<std::string>(), &d.spec);
+      common::ProtoFromJson(row[2].as<std::string>(), &d.spec);
       d.owner_account = row[3].as<std::string>();
       d.key_handle = row[4].as<std::string>();
       d.key_state = row[5].as<std::string>();
@@ -731,7 +718,7 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
           if (a.label() == "illegal") t.illegal++;
           if (a.label() == "unparsable" || a.label() == "empty" || a.label() == "truncated")
             t.unparsable++;
-          t.attempts.push_back(nlohmann::json::parse(ToJson(a), nullptr, false));
+          t.attempts.push_back(nlohmann::json::parse(common::ProtoToJson(a), nullptr, false));
         }
         failure = resp.ok() ? "" : resp.failure();
         if (failure == "auth" && own_key) failure = "key_needed";  // the owner's key is refused
@@ -838,7 +825,8 @@ void SeatDriver::VoidGame(Follow& f, const std::string& reason) {
 
 void SeatDriver::Finish(Follow& f, const v1::GameView& view) {
   const std::string& game_id = f.table.game_id;
-  nlohmann::json result = nlohmann::json::parse(ToJson(view.outcome()), nullptr, false);
+  nlohmann::json result =
+      nlohmann::json::parse(common::ProtoToJson(view.outcome()), nullptr, false);
   std::vector<int64_t> open_holds;
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     open_holds.clear();

@@ -31,4 +31,14 @@ inline v1::GameKind GameKindOfEngineId(std::string_view id) {
   return v1::GameKind_Parse(name, &kind) ? kind : v1::GAME_KIND_UNSPECIFIED;
 }
 
+// The engine id a table's settings name: `engine_game` when set, else the GameKind's name
+// ("GAME_KIND_CHESTONIA_CHESS" -> "chestonia-chess"); "" when neither names a game.
+inline std::string EngineGameIdOf(const v1::TableSettings& settings) {
+  if (!settings.engine_game().empty()) return settings.engine_game();
+  if (settings.game() == v1::GAME_KIND_UNSPECIFIED) return "";
+  std::string name = v1::GameKind_Name(settings.game()).substr(10);  // after "GAME_KIND_"
+  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  return name;
+}
+
 }  // namespace arena::common
