@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
+#include "services/common/actions.h"
 #include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 #include "tests/support/server_process.h"
@@ -148,14 +149,7 @@ class GameStateHarness {
   }
 
   // The action kind of a legal action's text.
-  static v1::ActionKind KindOf(const std::string& text) {
-    if (text.rfind("aim ", 0) == 0) return v1::ACTION_KIND_DART_AIM;
-    if (text.rfind("place ", 0) == 0) return v1::ACTION_KIND_PLACEMENT;
-    if (text == "skip") return v1::ACTION_KIND_PLACEMENT_SKIP;
-    if (text.rfind("penalty ", 0) == 0) return v1::ACTION_KIND_PENALTY_CHOICE;
-    if (text == "pass") return v1::ACTION_KIND_PASS;
-    return v1::ACTION_KIND_MOVE;
-  }
+  static v1::ActionKind KindOf(const std::string& text) { return common::ActionKindOfText(text); }
 
   // Plays random legal actions until the game ends or `max_actions`; returns actions played.
   int PlayRandom(const Table& t, int max_actions, std::mt19937& rng) {
