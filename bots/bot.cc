@@ -17,9 +17,9 @@ namespace {
 
 using engine::State;
 
-SearchLimits LimitsFor(const BotRequest& req) {
+SearchLimits LimitsFor(const BotRequest& req, int seats) {
   SearchLimits limits;
-  limits.nodes = req.node_budget > 0 ? req.node_budget : LevelNodeBudget(req.level);
+  limits.nodes = req.node_budget > 0 ? req.node_budget : LevelNodeBudget(req.level, seats);
   limits.stop = req.stop;
   limits.seed = req.seed;
   return limits;
@@ -55,7 +55,7 @@ absl::StatusOr<BotAnswer> ChessMove(const engine::chess::ChessState& state, cons
   }
   auto searcher = std::make_unique<ChessSearcher>(4);
   a.algorithm = "alphabeta";
-  a.result = searcher->Search(state.position(), history, LimitsFor(req));
+  a.result = searcher->Search(state.position(), history, LimitsFor(req, 2));
   return a;
 }
 
@@ -106,7 +106,7 @@ absl::StatusOr<BotAnswer> ChestoniaMove(const engine::chestonia_chess::Chestonia
   a.algorithm = pos.rules.players == 2 && *alg == MultiAlgorithm::kParanoid
                     ? "alphabeta"
                     : MultiAlgorithmName(*alg);
-  a.result = searcher->Search(pos, *alg, LimitsFor(req));
+  a.result = searcher->Search(pos, *alg, LimitsFor(req, pos.rules.players));
   return a;
 }
 
@@ -146,7 +146,7 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
   }
   BotAnswer a;
   a.algorithm = "mcts";
-  SearchLimits limits = LimitsFor(req);
+  SearchLimits limits = LimitsFor(req, state.NumSeats());
   if (req.level == 1) limits.nodes = 200;  // a token search for the greedy level
   a.result = MctsSearch(state, limits);
   return a;

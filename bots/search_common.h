@@ -34,9 +34,12 @@ struct SearchResult {
   bool stopped = false;         // the stop flag ended the search
 };
 
-// Node budget of a level: 0 random and 1 greedy use none; level 2 is 1000 nodes and every
-// level above multiplies by three (level 8: 729,000).
-int64_t LevelNodeBudget(int level);
+// Node budget of a level for a game with `seats` players: 0 random and 1 greedy use none;
+// level 2 is 1000 nodes and every level above multiplies by three with two players (level 8:
+// 729,000) and by five with three or more (level 8: 15,625,000). With more seats a node buys
+// less depth (each round is several plies and paranoid/best-reply prune less than
+// alpha-beta), and the ladder showed a threefold step is not enough there: see docs/bots.md.
+int64_t LevelNodeBudget(int level, int seats = 2);
 
 // SplitMix64: tiny, seedable, identical everywhere.
 class Rng {

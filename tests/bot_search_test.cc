@@ -40,11 +40,18 @@ bool IsLegal(const State& s, const std::string& action) {
   return false;
 }
 
-TEST(Levels, BudgetsGrowThreefold) {
-  EXPECT_EQ(LevelNodeBudget(0), 0);
-  EXPECT_EQ(LevelNodeBudget(1), 0);
-  EXPECT_EQ(LevelNodeBudget(2), 1000);
-  for (int l = 3; l <= kMaxLevel; ++l) EXPECT_EQ(LevelNodeBudget(l), 3 * LevelNodeBudget(l - 1));
+TEST(Levels, BudgetsGrowThreefoldWithTwoSeatsAndFivefoldWithMore) {
+  for (int seats : {2, 3, 6}) {
+    EXPECT_EQ(LevelNodeBudget(0, seats), 0);
+    EXPECT_EQ(LevelNodeBudget(1, seats), 0);
+    EXPECT_EQ(LevelNodeBudget(2, seats), 1000);
+    const int64_t step = seats == 2 ? 3 : 5;
+    for (int l = 3; l <= kMaxLevel; ++l) {
+      EXPECT_EQ(LevelNodeBudget(l, seats), step * LevelNodeBudget(l - 1, seats));
+    }
+  }
+  EXPECT_EQ(LevelNodeBudget(8), 729'000);
+  EXPECT_EQ(LevelNodeBudget(8, 3), 15'625'000);
 }
 
 TEST(ChessSearch, FindsMateInOne) {

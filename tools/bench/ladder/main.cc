@@ -1,13 +1,14 @@
 // ladder: bots against bots for any game through the facade, printing the score matrix.
 //
-// Contestants are "level" or "level:algorithm" (e.g. 3, 5:brs, 5:paranoid, 4:mcts). Every
+// Contestants are "level", "level:algorithm" or "level:algorithm:nodes" (e.g. 3, 5:brs,
+// 5:paranoid, 4:mcts, 4::50000 = level 4's search with a budget of 50,000 nodes). Every
 // pair plays `--games` games per seating: with two seats both colour orders; with three seats
 // both 2-against-1 compositions (AAB and ABB) in every seating (the odd one in each of the
 // three seats). A game's score for A against B is, over every (A seat, B seat) pair, 1 when A
 // finished ahead, 1/2 level, 0 behind. Chance events are drawn from a seeded generator. A game
 // still running after --max_actions is adjudicated: for Chestonia chess by the bots' static
 // evaluation (seats more than --adjudicate centipawns apart are ranked, others share a place),
-// for other games as a draw.
+// for other games as a draw. The summary says how many games were adjudicated.
 //
 //   ladder --game=chestonia-chess --variant=players=2 --contestants=1,2,3,4 --games=2
 //          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
@@ -36,6 +37,7 @@ struct Contestant {
   std::string name;
   int level = 1;
   std::string algorithm;
+  int64_t nodes = 0;  // 0: the level's own budget
 };
 
 std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
@@ -107,11 +109,13 @@ int main(int argc, char** argv) {
     std::vector<std::string> parts = absl::StrSplit(c, ':');
     x.level = std::atoi(parts[0].c_str());
     if (parts.size() > 1) x.algorithm = parts[1];
+    if (parts.size() > 2) x.nodes = std::atoll(parts[2].c_str());
     cs.push_back(x);
   }
   const int n = int(cs.size());
   std::vector<std::vector<double>> score(n, std::vector<double>(n, 0));
   std::vector<std::vector<int>> played(n, std::vector<int>(n, 0));
+  int total_games = 0, adjudicated = 0;
 
   // Plays one game with `who[seat]` = contestant index; returns places.
   auto play = [&](const std::vector<int>& who) {
@@ -129,6 +133,7 @@ int main(int argc, char** argv) {
       req.seat = s->ToMove();
       req.level = c.level;
       req.algorithm = c.algorithm;
+      req.node_budget = c.nodes;
       req.seed = rng.Next();
       auto a = arena::bots::ChooseBotMoveForState(*s, req);
       if (!a.ok() || !s->Apply(a->result.move).ok()) {
@@ -137,6 +142,8 @@ int main(int argc, char** argv) {
         break;
       }
     }
+    ++total_games;
+    if (!s->IsTerminal()) ++adjudicated;
     return Places(*s, adjudicate);
   };
   auto credit = [&](const std::vector<int>& who, const std::vector<int>& places, int a, int b) {
@@ -181,8 +188,10 @@ int main(int argc, char** argv) {
                    score[a][b], played[a][b]);
     }
   }
-  std::printf("%s %s, %d game(s) per seating; row's score against column (games)\n",
-              game_id.c_str(), variant_text.c_str(), games);
+  std::printf(
+      "%s %s, %d game(s) per seating, %d of %d adjudicated after %d actions; row's score "
+      "against column (games)\n",
+      game_id.c_str(), variant_text.c_str(), games, adjudicated, total_games, max_actions);
   std::printf("%12s", "");
   for (const auto& c : cs) std::printf(" %14s", c.name.c_str());
   std::printf("\n");
