@@ -49,6 +49,9 @@ ABSL_FLAG(int, upstream_ms, 1000,
 ABSL_FLAG(double, seconds, 8, "measured length of each upstream phase, after its ramp");
 ABSL_FLAG(bool, saturation, true, "also run the pass where the mock answers at once");
 ABSL_FLAG(double, saturation_seconds, 3, "measured length of each saturation phase");
+ABSL_FLAG(std::string, gateway_bin, ARENA_GATEWAY_BIN,
+          "the arena-llm-gateway binary to measure (an older build, for an A/B comparison)");
+ABSL_FLAG(std::string, mock_bin, ARENA_MOCK_ABACUS_BIN, "the arena-mock-abacus binary to run");
 
 extern char** environ;
 
@@ -295,13 +298,13 @@ int main(int argc, char** argv) {
   const std::string key = "bench-key-0123456789";
   std::ofstream(dir + "/abacus.key") << key << "\n";
 
-  pid_t mock = Spawn({ARENA_MOCK_ABACUS_BIN, "--port=0", "--port_file=" + dir + "/mock.port",
-                      "--keys=" + key + ":1000000000000", "--log_requests=false",
-                      "--slow_ms=" + std::to_string(upstream_ms)},
+  pid_t mock = Spawn({absl::GetFlag(FLAGS_mock_bin), "--port=0",
+                      "--port_file=" + dir + "/mock.port", "--keys=" + key + ":1000000000000",
+                      "--log_requests=false", "--slow_ms=" + std::to_string(upstream_ms)},
                      dir + "/mock.log");
   int mock_port = WaitPort(dir + "/mock.port");
   pid_t gw =
-      Spawn({ARENA_GATEWAY_BIN, "--port=0", "--port_file=" + dir + "/gw.port",
+      Spawn({absl::GetFlag(FLAGS_gateway_bin), "--port=0", "--port_file=" + dir + "/gw.port",
              "--secrets_dir=" + secrets, "--log_level=warning",
              "--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port) + "/v1",
              "--abacus_api_key_file=" + dir + "/abacus.key", "--upstream_max_in_flight=2000"},
