@@ -1,5 +1,6 @@
 #include "gateway/http_loop.h"
 
+#include <pthread.h>
 #include <sodium.h>
 #include <strings.h>
 #include <sys/epoll.h>
@@ -108,6 +109,7 @@ HttpLoop::HttpLoop(Options options) : options_(std::move(options)) {
     started_cv.notify_one();
     Run();
   });
+  pthread_setname_np(thread_.native_handle(), "gw-http-loop");
   std::unique_lock<std::mutex> lock(started_mu);
   started_cv.wait(lock, [&] { return started; });
 }
