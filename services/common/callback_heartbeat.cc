@@ -1,0 +1,105 @@
+#include "services/common/callback_heartbeat.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+#include "arena/v1/common.grpc.pb.h"
+#include "grpcpp/alarm.h"
+#include "grpcpp/grpcpp.h"
+
+namespace arena::common {
+namespace {
+
+// The private server's one method: an empty answer.
+class BeatService final : public arena::v1::InfoService::CallbackService {
+ public:
+  grpc::ServerUnaryReactor* GetServerInfo(grpc::CallbackServerContext* context,
+                                          const arena::v1::GetServerInfoRequest*,
+                                          arena::v1::ServerInfo*) override {
+    auto* reactor = context->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+};
+
+class Heartbeat final : public CallbackHeartbeat {
+ public:
+  explicit Heartbeat(absl::Duration period) : period_(period) {
+    grpc::ServerBuilder builder;  // no listening port: reachable in-process only
+    builder.RegisterService(&service_);
+    server_ = builder.BuildAndStart();
+    stub_ = arena::v1::InfoService::NewStub(server_->InProcessChannel(grpc::ChannelArguments()));
+    Beat();
+  }
+
+  ~Heartbeat() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+    }
+    alarm_.Cancel();  // a pending alarm fires at once with ok=false
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      idle_cv_.wait(lock, [this] { return !busy_; });
+    }
+    server_->Shutdown();
+  }
+
+  int64_t beats() const override { return beats_.load(); }
+
+ private:
+  // Neither function holds the lock while it calls into gRPC, which may run a callback on
+  // the calling thread.
+  void Beat() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (Stopped()) return;
+      ctx_ = std::make_unique<grpc::ClientContext>();
+      ctx_->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    }
+    stub_->async()->GetServerInfo(ctx_.get(), &request_, &reply_,
+                                  [this](grpc::Status) { Rearm(); });
+  }
+
+  // On a gRPC thread, when a beat has completed.
+  void Rearm() {
+    ++beats_;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (Stopped()) return;
+    }
+    alarm_.Set(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(period_),
+               [this](bool) { Beat(); });
+  }
+
+  // With mu_ held: true (and the destructor told) once stopping.
+  bool Stopped() {
+    if (!stopping_) return false;
+    busy_ = false;
+    idle_cv_.notify_all();
+    return true;
+  }
+
+  absl::Duration period_;
+  BeatService service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<arena::v1::InfoService::Stub> stub_;
+  std::mutex mu_;
+  std::condition_variable idle_cv_;
+  bool stopping_ = false;
+  bool busy_ = true;  // a call or an alarm is outstanding
+  std::unique_ptr<grpc::ClientContext> ctx_;
+  arena::v1::GetServerInfoRequest request_;
+  arena::v1::ServerInfo reply_;
+  grpc::Alarm alarm_;
+  std::atomic<int64_t> beats_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<CallbackHeartbeat> CallbackHeartbeat::Start(absl::Duration period) {
+  return std::make_unique<Heartbeat>(period);
+}
+
+}  // namespace arena::common
