@@ -39,6 +39,7 @@
 #include "absl/flags/parse.h"
 #include "arena/v1/gateway.grpc.pb.h"
 #include "engine/core/game.h"
+#include "services/common/callback_heartbeat.h"
 #include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 
@@ -331,6 +332,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "servers did not start; logs in %s\n", dir.c_str());
     return 1;
   }
+  // This client's callbacks run on gRPC's callback threads too (see callback_heartbeat.h).
+  auto heartbeat = arena::common::CallbackHeartbeat::Start();
   auto identity = arena::common::ServiceIdentity::Load(secrets, "arena");
   auto channel = arena::common::MakeChannel("127.0.0.1:" + std::to_string(gw_port));
   auto stub = arena::v1::ModelGatewayService::NewStub(channel);
