@@ -314,8 +314,10 @@ void HttpLoop::DriveCurl(int fd, int events) {
 void HttpLoop::Drain() {
   int left = 0;
   while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+    completions_left_ = left;
     if (msg->msg == CURLMSG_DONE) Complete(msg->easy_handle, msg->data.result);
   }
+  completions_left_ = 0;
 }
 
 void HttpLoop::Run() {

@@ -90,6 +90,9 @@ class HttpLoop {
   void Start(HttpCall call, Done done);
 
   bool OnLoopThread() const { return std::this_thread::get_id() == thread_id_; }
+  // Loop thread, inside a completion callback: more finished transfers of the same wake-up
+  // are waiting for their callbacks (replies that arrived together).
+  bool MoreCompletionsWaiting() const { return completions_left_ > 0; }
   int64_t calls_started() const { return calls_started_.load(); }
 
   struct Transfer;  // one call in flight (public for curl's C callbacks)
@@ -139,6 +142,7 @@ class HttpLoop {
   int in_flight_ = 0;
   std::unordered_set<Transfer*> live_;
   std::vector<CURL*> idle_easies_;  // reset, ready for the next transfer
+  int completions_left_ = 0;        // while Drain runs a callback: messages still queued
   // curl's next deadline (CURLMOPT_TIMERFUNCTION); none when unset.
   bool curl_timer_set_ = false;
   std::chrono::steady_clock::time_point curl_due_;

@@ -47,7 +47,10 @@ void Finisher::Run() {
 }
 
 void GatewayService::FinishLater(grpc::ServerUnaryReactor* reactor, grpc::Status status) {
-  if (gateway_->OnLoopThread()) {
+  // A reply alone is sent at once: a hand-off would only add a thread wake-up to its
+  // latency. Replies that arrived together go to the finisher, except the last, so the loop
+  // reaches the next one sooner.
+  if (gateway_->OnLoopThread() && gateway_->MoreRepliesWaiting()) {
     finisher_.Post([reactor, status = std::move(status)] { reactor->Finish(status); });
   } else {
     reactor->Finish(status);

@@ -1,10 +1,10 @@
 // The gRPC adapter of arena-llm-gateway: ModelGatewayService on the callback API. Every RPC
 // first requires `arena`'s service credential. ChooseMove never blocks a gRPC thread: the
-// turn ends in the HTTP loop's completion callback, which hands the reactor's Finish to the
-// service's one finisher thread. Finish serialises the reply and writes it to the connection
-// inline (about a third of the loop thread's CPU per turn when it ran there), so the loop
-// goes back to its sockets while the finisher sends, and replies that arrive together are
-// sent by the finisher while the loop reads the next ones — on another core when one is free.
+// turn ends in the HTTP loop's completion callback. Finish serialises the reply and writes it
+// to the connection inline (about a third of the loop thread's CPU per turn), so when more
+// replies arrived together the callback hands it to the service's one finisher thread, which
+// sends while the loop reads the next ones — on another core when one is free. A reply alone
+// is finished at once on the loop (a hand-off would only add a thread wake-up).
 #pragma once
 
 #include <condition_variable>
@@ -56,8 +56,9 @@ class GatewayService final : public arena::v1::ModelGatewayService::CallbackServ
                                        arena::v1::ListModelsResponse* response) override;
 
  private:
-  // Finishes `reactor` on the finisher thread when called on the HTTP loop's thread, else
-  // (a refusal on the gRPC thread) at once.
+  // Finishes `reactor` on the finisher thread when called on the HTTP loop's thread with
+  // more replies waiting behind this one, else (a reply alone, or a refusal on the gRPC
+  // thread) at once.
   void FinishLater(grpc::ServerUnaryReactor* reactor, grpc::Status status);
 
   gateway::ModelGateway* gateway_;
