@@ -25,11 +25,11 @@ class BeatService final : public arena::v1::InfoService::CallbackService {
 
 class Heartbeat final : public CallbackHeartbeat {
  public:
-  explicit Heartbeat(absl::Duration period) : period_(period) {
-    grpc::ServerBuilder builder;  // no listening port: reachable in-process only
-    builder.RegisterService(&service_);
-    server_ = builder.BuildAndStart();
-    stub_ = arena::v1::InfoService::NewStub(server_->InProcessChannel(grpc::ChannelArguments()));
+  // `server` (may be null) is the private server `channel` reaches; it is shut down last.
+  Heartbeat(std::shared_ptr<grpc::Channel> channel, absl::Duration period,
+            std::unique_ptr<BeatService> service, std::unique_ptr<grpc::Server> server)
+      : period_(period), service_(std::move(service)), server_(std::move(server)) {
+    stub_ = arena::v1::InfoService::NewStub(std::move(channel));
     Beat();
   }
 
@@ -43,7 +43,7 @@ class Heartbeat final : public CallbackHeartbeat {
       std::unique_lock<std::mutex> lock(mu_);
       idle_cv_.wait(lock, [this] { return !busy_; });
     }
-    server_->Shutdown();
+    if (server_ != nullptr) server_->Shutdown();
   }
 
   int64_t beats() const override { return beats_.load(); }
@@ -82,7 +82,7 @@ class Heartbeat final : public CallbackHeartbeat {
   }
 
   absl::Duration period_;
-  BeatService service_;
+  std::unique_ptr<BeatService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<arena::v1::InfoService::Stub> stub_;
   std::mutex mu_;
@@ -98,8 +98,19 @@ class Heartbeat final : public CallbackHeartbeat {
 
 }  // namespace
 
-std::unique_ptr<CallbackHeartbeat> CallbackHeartbeat::Start(absl::Duration period) {
-  return std::make_unique<Heartbeat>(period);
+std::unique_ptr<CallbackHeartbeat> CallbackHeartbeat::Start(std::shared_ptr<grpc::Channel> channel,
+                                                            absl::Duration period) {
+  return std::make_unique<Heartbeat>(std::move(channel), period, nullptr, nullptr);
+}
+
+std::unique_ptr<CallbackHeartbeat> CallbackHeartbeat::StartPrivate(absl::Duration period) {
+  auto service = std::make_unique<BeatService>();
+  grpc::ServerBuilder builder;  // no listening port: reachable in-process only
+  builder.RegisterService(service.get());
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  auto channel = server->InProcessChannel(grpc::ChannelArguments());
+  return std::make_unique<Heartbeat>(std::move(channel), period, std::move(service),
+                                     std::move(server));
 }
 
 }  // namespace arena::common

@@ -8,21 +8,29 @@
 // in about a second — a request or a reply that arrives during that sleep waits up to 100 ms
 // for a thread (measured: about 1 call in 3 at one call in flight against a 1 s upstream).
 //
-// The heartbeat makes a tiny unary call over an in-process channel to a private server every
-// `period` (250 ms, well inside the 1 s wait), so one of those threads always has an event in
-// time and never takes the sleep. It costs no thread of its own (the next call is scheduled
-// with a gRPC alarm) and a few tens of microseconds of CPU per beat.
+// The heartbeat makes a tiny unary call (InfoService.GetServerInfo) over an in-process channel
+// every `period` (250 ms, well inside the 1 s wait), so one of those threads always has an
+// event in time and never takes the sleep. It costs no thread of its own (the next call is
+// scheduled with a gRPC alarm) and a few tens of microseconds of CPU per beat.
 #pragma once
 
 #include <memory>
 
 #include "absl/time/time.h"
+#include "grpcpp/channel.h"
 
 namespace arena::common {
 
 class CallbackHeartbeat {
  public:
-  static std::unique_ptr<CallbackHeartbeat> Start(absl::Duration period = absl::Milliseconds(250));
+  // Beats over `channel`, which must reach an InfoService (a server's InProcessChannel:
+  // RunServer uses its own server, so no server or thread is added).
+  static std::unique_ptr<CallbackHeartbeat> Start(std::shared_ptr<grpc::Channel> channel,
+                                                  absl::Duration period = absl::Milliseconds(250));
+  // For a process without a server of its own (a callback-API client): beats to a private
+  // in-process server.
+  static std::unique_ptr<CallbackHeartbeat> StartPrivate(
+      absl::Duration period = absl::Milliseconds(250));
   virtual ~CallbackHeartbeat() = default;  // stops, and waits for the beat in flight
   virtual int64_t beats() const = 0;       // completed calls so far
 };

@@ -108,7 +108,7 @@ absl::Status RunServer(const ServerOptions& options) {
   }
   server->GetHealthCheckService()->SetServingStatus(true);
   // Without it a service called about once a second answers some calls 100 ms late.
-  auto heartbeat = CallbackHeartbeat::Start();
+  auto heartbeat = CallbackHeartbeat::Start(server->InProcessChannel(grpc::ChannelArguments()));
   if (!options.port_file.empty()) {
     std::string tmp = options.port_file + ".tmp";
     {
@@ -126,6 +126,7 @@ absl::Status RunServer(const ServerOptions& options) {
   LogInfo("shutting down", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
   server->GetHealthCheckService()->SetServingStatus(false);
   if (options.on_shutdown) options.on_shutdown();
+  heartbeat.reset();  // its calls go to this server
   server->Shutdown(std::chrono::system_clock::now() +
                    absl::ToChronoMilliseconds(options.drain_timeout));
   server->Wait();

@@ -333,7 +333,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   // This client's callbacks run on gRPC's callback threads too (see callback_heartbeat.h).
-  auto heartbeat = arena::common::CallbackHeartbeat::Start();
+  auto heartbeat = arena::common::CallbackHeartbeat::StartPrivate();
   auto identity = arena::common::ServiceIdentity::Load(secrets, "arena");
   auto channel = arena::common::MakeChannel("127.0.0.1:" + std::to_string(gw_port));
   auto stub = arena::v1::ModelGatewayService::NewStub(channel);
