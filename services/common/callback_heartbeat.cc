@@ -35,10 +35,12 @@ class Heartbeat final : public CallbackHeartbeat {
 
   ~Heartbeat() override {
     {
+      // Under the lock, so it cannot interleave with Rearm's Set.
       std::lock_guard<std::mutex> lock(mu_);
       stopping_ = true;
+      // A pending alarm fires at once (on gRPC's executor) with ok=false.
+      if (alarm_ != nullptr) alarm_->Cancel();
     }
-    alarm_.Cancel();  // a pending alarm fires at once with ok=false
     {
       std::unique_lock<std::mutex> lock(mu_);
       idle_cv_.wait(lock, [this] { return !busy_; });
@@ -49,8 +51,11 @@ class Heartbeat final : public CallbackHeartbeat {
   int64_t beats() const override { return beats_.load(); }
 
  private:
-  // Neither function holds the lock while it calls into gRPC, which may run a callback on
-  // the calling thread.
+  // The call is started without the lock held: gRPC may run its callback (Rearm) on the
+  // calling thread. An alarm's callback always runs on gRPC's executor, so Rearm sets the
+  // alarm under the lock. Each beat gets a new Alarm: Set on the old one would replace the
+  // function its executor thread may still be running (the alarm's own state lives until
+  // its callback returns, so dropping the old object is safe).
   void Beat() {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -65,12 +70,11 @@ class Heartbeat final : public CallbackHeartbeat {
   // On a gRPC thread, when a beat has completed.
   void Rearm() {
     ++beats_;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (Stopped()) return;
-    }
-    alarm_.Set(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(period_),
-               [this](bool) { Beat(); });
+    std::lock_guard<std::mutex> lock(mu_);
+    if (Stopped()) return;
+    alarm_ = std::make_unique<grpc::Alarm>();
+    alarm_->Set(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(period_),
+                [this](bool) { Beat(); });
   }
 
   // With mu_ held: true (and the destructor told) once stopping.
@@ -92,7 +96,7 @@ class Heartbeat final : public CallbackHeartbeat {
   std::unique_ptr<grpc::ClientContext> ctx_;
   arena::v1::GetServerInfoRequest request_;
   arena::v1::ServerInfo reply_;
-  grpc::Alarm alarm_;
+  std::unique_ptr<grpc::Alarm> alarm_;
   std::atomic<int64_t> beats_{0};
 };
 
