@@ -25,6 +25,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -406,5 +407,9 @@ int main(int argc, char** argv) {
   kill(mock, SIGTERM);
   waitpid(gw, nullptr, 0);
   waitpid(mock, nullptr, 0);
+  // The run's service secrets and key file go with it (a failed start keeps them, with the
+  // logs, for a look).
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
   return 0;
 }
