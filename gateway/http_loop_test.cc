@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <future>
 #include <mutex>
 #include <string>
@@ -22,7 +23,8 @@ namespace {
 
 // A loopback HTTP/1.1 server for the loop's tests, a thread per connection (keep-alive): it
 // answers every request with the request itself (head and body) as its body, so a test can see
-// exactly what the client sent. "/slow" answers after 200 ms; "/hang" never answers.
+// exactly what the client sent. "/slow" answers after 200 ms; "/hang" never answers; "/pair"
+// waits until two "/pair" requests have arrived and answers both 20 ms later.
 class EchoServer {
  public:
   EchoServer() {
@@ -41,7 +43,11 @@ class EchoServer {
   }
 
   ~EchoServer() {
-    stopping_ = true;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+    }
+    pair_cv_.notify_all();
     shutdown(listen_fd_, SHUT_RDWR);
     acceptor_.join();
     close(listen_fd_);
@@ -59,6 +65,10 @@ class EchoServer {
     return absl::StrCat("http://127.0.0.1:", port_, path);
   }
   int connections() const { return connections_.load(); }
+  int pairs_arrived() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return pairs_;
+  }
 
  private:
   void Accept() {
@@ -104,6 +114,14 @@ class EchoServer {
         }
         return;
       }
+      if (head.find(" /pair ") != std::string::npos) {
+        std::unique_lock<std::mutex> lock(mu_);
+        ++pairs_;
+        pair_cv_.notify_all();
+        pair_cv_.wait(lock, [this] { return pairs_ >= 2 || stopping_; });
+        lock.unlock();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
       if (head.find(" /slow ") != std::string::npos) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
       }
@@ -123,6 +141,8 @@ class EchoServer {
   std::atomic<int> connections_{0};
   std::thread acceptor_;
   std::mutex mu_;
+  std::condition_variable pair_cv_;
+  int pairs_ = 0;
   std::vector<int> fds_;
   std::vector<std::thread> threads_;
 };
@@ -243,6 +263,33 @@ TEST_F(HttpLoopTest, RefusedConnectionIsATransportError) {
   EXPECT_EQ(r.status, 0);
   EXPECT_FALSE(r.error.empty());
   EXPECT_FALSE(r.timed_out);
+}
+
+// Replies that arrive together finish in one pass of the loop, and the callback of each but
+// the last is told more are waiting (the gateway hands those Finish calls to its finisher).
+TEST_F(HttpLoopTest, TellsACallbackWhenMoreRepliesWait) {
+  EchoServer server;
+  HttpLoop loop(HttpLoop::Options{});
+  std::mutex mu;
+  std::vector<bool> more;
+  std::promise<void> both;
+  for (int i = 0; i < 2; ++i) {
+    loop.Start(Get(server.url("/pair")), [&](HttpResult r) {
+      EXPECT_EQ(r.status, 200) << r.error;
+      std::lock_guard<std::mutex> lock(mu);
+      more.push_back(loop.MoreCompletionsWaiting());
+      if (more.size() == 2) both.set_value();
+    });
+  }
+  while (server.pairs_arrived() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // Keep the loop busy while both replies are written, so one wake-up sees both.
+  loop.Post([] { std::this_thread::sleep_for(std::chrono::milliseconds(150)); });
+  both.get_future().wait();
+  EXPECT_EQ(more, (std::vector<bool>{true, false}));
+  // Outside a completion callback nothing is waiting.
+  std::promise<bool> outside;
+  loop.Post([&] { outside.set_value(loop.MoreCompletionsWaiting()); });
+  EXPECT_FALSE(outside.get_future().get());
 }
 
 TEST_F(HttpLoopTest, TimersRunInOrderOnTheLoop) {
