@@ -1,8 +1,13 @@
 #include "gateway/http_loop.h"
 
+#include <pthread.h>
 #include <sodium.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "absl/strings/ascii.h"
@@ -19,7 +24,7 @@ struct HttpLoop::Transfer {
   char error[CURL_ERROR_SIZE] = {0};
 
   ~Transfer() {
-    if (easy != nullptr) curl_easy_cleanup(easy);
+    if (easy != nullptr) curl_easy_cleanup(easy);  // only at shutdown; else back to the pool
     for (curl_slist* h = headers; h != nullptr; h = h->next) {
       if (h->data != nullptr) sodium_memzero(h->data, std::strlen(h->data));
     }
@@ -79,8 +84,18 @@ HttpLoop::HttpLoop(Options options) : options_(std::move(options)) {
   // One locked buffer for every call's header line: sodium_malloc per call costs an mmap,
   // mprotect, mlock and their undoing, the largest part of a call's CPU on the loop thread.
   bearer_scratch_ = static_cast<char*>(sodium_malloc(kBearerScratchBytes));
+  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = wake_fd_;
+  epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &ev);
   multi_ = curl_multi_init();
   curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(options_.max_in_flight));
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &HttpLoop::OnSocket);
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &HttpLoop::OnTimer);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
   for (const auto& pin : options_.resolve) resolve_ = curl_slist_append(resolve_, pin.c_str());
   std::mutex started_mu;
   std::condition_variable started_cv;
@@ -94,13 +109,17 @@ HttpLoop::HttpLoop(Options options) : options_(std::move(options)) {
     started_cv.notify_one();
     Run();
   });
+  pthread_setname_np(thread_.native_handle(), "gw-http-loop");
   std::unique_lock<std::mutex> lock(started_mu);
   started_cv.wait(lock, [&] { return started; });
 }
 
 HttpLoop::~HttpLoop() {
   Stop();
+  for (CURL* easy : idle_easies_) curl_easy_cleanup(easy);
   curl_multi_cleanup(multi_);
+  close(wake_fd_);
+  close(epoll_fd_);
   curl_slist_free_all(resolve_);
   if (bearer_scratch_ != nullptr) sodium_free(bearer_scratch_);
 }
@@ -110,8 +129,14 @@ void HttpLoop::Stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
-  curl_multi_wakeup(multi_);
+  Wake();
   if (thread_.joinable()) thread_.join();
+}
+
+void HttpLoop::Wake() {
+  uint64_t one = 1;
+  // Only fails when the counter is already huge, i.e. a wakeup is pending anyway.
+  [[maybe_unused]] ssize_t n = write(wake_fd_, &one, sizeof one);
 }
 
 void HttpLoop::Post(Task task) {
@@ -124,7 +149,7 @@ void HttpLoop::Post(Task task) {
   }
   // A non-empty queue already has its wakeup on the way (and the loop looks at the queue
   // under the lock before it polls), so a burst of posts costs one wakeup, not one each.
-  if (was_empty) curl_multi_wakeup(multi_);
+  if (was_empty) Wake();
 }
 
 void HttpLoop::After(absl::Duration delay, Task task) {
@@ -163,7 +188,7 @@ void HttpLoop::Launch(std::unique_ptr<Transfer> t) {
     done(std::move(r));
     return;
   }
-  CURL* easy = curl_easy_init();
+  CURL* easy = AcquireEasy();
   t->easy = easy;
   const HttpCall& c = t->call;
   curl_easy_setopt(easy, CURLOPT_URL, c.url.c_str());
@@ -230,12 +255,87 @@ void HttpLoop::Complete(CURL* easy, CURLcode code) {
   }
   Done done = std::move(t->done);
   HttpResult result = std::move(t->result);
-  t.reset();  // wipes the header copy of the key before the callback runs
+  t->easy = nullptr;
+  ReleaseEasy(easy);  // forgets the header list before ~Transfer wipes and frees it
+  t.reset();          // wipes the header copy of the key before the callback runs
   done(std::move(result));
+}
+
+CURL* HttpLoop::AcquireEasy() {
+  if (idle_easies_.empty()) return curl_easy_init();
+  CURL* easy = idle_easies_.back();
+  idle_easies_.pop_back();
+  return easy;
+}
+
+void HttpLoop::ReleaseEasy(CURL* easy) {
+  // Every option back to its default: no URL, body, header list (so no Authorization line)
+  // or callback pointer of this transfer survives into the next one.
+  curl_easy_reset(easy);
+  if (idle_easies_.size() < kMaxIdleEasies) {
+    idle_easies_.push_back(easy);
+  } else {
+    curl_easy_cleanup(easy);
+  }
+}
+
+int HttpLoop::OnSocket(CURL*, curl_socket_t s, int what, void* userp, void*) {
+  auto* loop = static_cast<HttpLoop*>(userp);
+  if (what == CURL_POLL_REMOVE) {
+    // Fails harmlessly when curl has closed the socket already (close leaves the set).
+    epoll_ctl(loop->epoll_fd_, EPOLL_CTL_DEL, s, nullptr);
+    return 0;
+  }
+  epoll_event ev{};
+  ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u);
+  ev.data.fd = s;
+  if (epoll_ctl(loop->epoll_fd_, EPOLL_CTL_MOD, s, &ev) != 0 && errno == ENOENT) {
+    epoll_ctl(loop->epoll_fd_, EPOLL_CTL_ADD, s, &ev);
+  }
+  return 0;
+}
+
+int HttpLoop::OnTimer(CURLM*, long timeout_ms, void* userp) {
+  auto* loop = static_cast<HttpLoop*>(userp);
+  if (timeout_ms < 0) {
+    loop->curl_timer_set_ = false;
+  } else {
+    loop->curl_timer_set_ = true;
+    loop->curl_due_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  }
+  return 0;
+}
+
+void HttpLoop::DriveCurl(int fd, int events) {
+  int running = 0;
+  curl_multi_socket_action(multi_, fd, events, &running);
+}
+
+void HttpLoop::Drain() {
+  int left = 0;
+  while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+    completions_left_ = left;
+    if (msg->msg == CURLMSG_DONE) Complete(msg->easy_handle, msg->data.result);
+  }
+  completions_left_ = 0;
 }
 
 void HttpLoop::Run() {
   std::vector<Task> tasks;
+  constexpr int kMaxEvents = 256;
+  epoll_event events[kMaxEvents];
+  auto run_curl_timers = [&] {
+    if (curl_timer_set_ && curl_due_ <= std::chrono::steady_clock::now()) {
+      DriveCurl(CURL_SOCKET_TIMEOUT, 0);
+      // curl calls the timer function only when its earliest deadline changed; when ours
+      // (whole milliseconds) came due a little before curl's own, nothing expired and no call
+      // comes, so ask for the deadline rather than lose it.
+      long ms = -1;
+      curl_multi_timeout(multi_, &ms);
+      OnTimer(multi_, ms, this);
+      Drain();
+    }
+  };
   while (true) {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -256,30 +356,41 @@ void HttpLoop::Run() {
       queued_.pop_front();
       Launch(std::move(t));
     }
+    // New transfers ask for an immediate timeout: start them now rather than after a wait.
+    run_curl_timers();
 
-    int running = 0;
-    curl_multi_perform(multi_, &running);
-    int left = 0;
-    while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
-      if (msg->msg == CURLMSG_DONE) Complete(msg->easy_handle, msg->data.result);
-    }
-
-    long wait_ms = 1000;
-    long curl_wait = -1;
-    curl_multi_timeout(multi_, &curl_wait);
-    if (curl_wait >= 0 && curl_wait < wait_ms) wait_ms = curl_wait;
-    if (!timers_.empty()) {
-      auto until = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       timers_.top().due - std::chrono::steady_clock::now())
-                       .count();
-      if (until < wait_ms) wait_ms = until < 0 ? 0 : static_cast<long>(until);
+    auto wait_until = now + std::chrono::seconds(1);
+    if (curl_timer_set_ && curl_due_ < wait_until) wait_until = curl_due_;
+    if (!timers_.empty() && timers_.top().due < wait_until) wait_until = timers_.top().due;
+    now = std::chrono::steady_clock::now();
+    long wait_ms = 0;
+    if (wait_until > now) {
+      // Rounded up: waking before a deadline would only spin.
+      wait_ms =
+          static_cast<long>(std::chrono::ceil<std::chrono::milliseconds>(wait_until - now).count());
     }
     if (!queued_.empty() && in_flight_ < options_.max_in_flight) wait_ms = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (!posted_.empty() || stop_) wait_ms = 0;
     }
-    if (wait_ms > 0) curl_multi_poll(multi_, nullptr, 0, static_cast<int>(wait_ms), nullptr);
+    int n = epoll_wait(epoll_fd_, events, kMaxEvents, static_cast<int>(wait_ms));
+    for (int i = 0; i < n; ++i) {
+      int fd = events[i].data.fd;
+      if (fd == wake_fd_) {
+        uint64_t count;
+        [[maybe_unused]] ssize_t r = read(wake_fd_, &count, sizeof count);
+        continue;
+      }
+      uint32_t e = events[i].events;
+      int mask = 0;
+      if (e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) mask |= CURL_CSELECT_IN;
+      if (e & EPOLLOUT) mask |= CURL_CSELECT_OUT;
+      if (e & EPOLLERR) mask |= CURL_CSELECT_ERR;
+      DriveCurl(fd, mask);
+    }
+    Drain();
+    run_curl_timers();
   }
   // Shutting down: drop what is left (the server has drained its calls by now).
   while (!queued_.empty()) queued_.pop_front();

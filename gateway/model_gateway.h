@@ -47,6 +47,10 @@ class ModelGateway {
                std::shared_ptr<const SecretKey> platform_key);
 
   KeyVault& vault() { return vault_; }
+  // True on the HTTP loop's thread, where every completion callback runs.
+  bool OnLoopThread() const { return loop_->OnLoopThread(); }
+  // In a completion callback: more replies that arrived with this one wait behind it.
+  bool MoreRepliesWaiting() const { return loop_->MoreCompletionsWaiting(); }
 
   // Done runs once: with a non-OK status when the turn was refused before any call (bad
   // request, key_needed, cap too small), else OK and the response (ok or a failure word).

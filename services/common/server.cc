@@ -13,6 +13,7 @@
 #include "arena/v1/common.grpc.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "services/common/callback_heartbeat.h"
 #include "services/common/log.h"
 
 #ifndef ARENA_VERSION
@@ -106,6 +107,8 @@ absl::Status RunServer(const ServerOptions& options) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
   }
   server->GetHealthCheckService()->SetServingStatus(true);
+  // Without it a service called about once a second answers some calls 100 ms late.
+  auto heartbeat = CallbackHeartbeat::Start(server->InProcessChannel(grpc::ChannelArguments()));
   if (!options.port_file.empty()) {
     std::string tmp = options.port_file + ".tmp";
     {
@@ -123,6 +126,7 @@ absl::Status RunServer(const ServerOptions& options) {
   LogInfo("shutting down", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
   server->GetHealthCheckService()->SetServingStatus(false);
   if (options.on_shutdown) options.on_shutdown();
+  heartbeat.reset();  // its calls go to this server
   server->Shutdown(std::chrono::system_clock::now() +
                    absl::ToChronoMilliseconds(options.drain_timeout));
   server->Wait();

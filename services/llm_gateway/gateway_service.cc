@@ -1,9 +1,61 @@
 #include "services/llm_gateway/gateway_service.h"
 
+#include <pthread.h>
+
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
 
 namespace arena::llm_gateway {
+
+Finisher::Finisher() {
+  thread_ = std::thread([this] { Run(); });
+  pthread_setname_np(thread_.native_handle(), "gw-finish");
+}
+
+Finisher::~Finisher() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_one();
+  thread_.join();
+}
+
+void Finisher::Post(std::function<void()> task) {
+  bool was_empty;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    was_empty = tasks_.empty();
+    tasks_.push_back(std::move(task));
+  }
+  // A non-empty queue has its wakeup on the way: a burst of replies costs one.
+  if (was_empty) cv_.notify_one();
+}
+
+void Finisher::Run() {
+  std::vector<std::function<void()>> batch;
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+      if (tasks_.empty()) return;  // stopping, nothing left
+      batch.swap(tasks_);
+    }
+    for (auto& task : batch) task();
+    batch.clear();
+  }
+}
+
+void GatewayService::FinishLater(grpc::ServerUnaryReactor* reactor, grpc::Status status) {
+  // A reply alone is sent at once: a hand-off would only add a thread wake-up to its
+  // latency. Replies that arrived together go to the finisher, except the last, so the loop
+  // reaches the next one sooner.
+  if (gateway_->OnLoopThread() && gateway_->MoreRepliesWaiting()) {
+    finisher_.Post([reactor, status = std::move(status)] { reactor->Finish(status); });
+  } else {
+    reactor->Finish(status);
+  }
+}
 
 grpc::ServerUnaryReactor* GatewayService::RegisterKey(grpc::CallbackServerContext* ctx,
                                                       const arena::v1::RegisterKeyRequest* request,
@@ -55,11 +107,11 @@ grpc::ServerUnaryReactor* GatewayService::ChooseMove(grpc::CallbackServerContext
     return reactor;
   }
   // Runs on this thread for a refusal, else later on the HTTP loop's thread.
-  gateway_->ChooseMove(
-      *request, [reactor, response](absl::Status status, arena::v1::ModelTurnResponse result) {
-        if (status.ok()) *response = std::move(result);
-        reactor->Finish(common::ToGrpc(status));
-      });
+  gateway_->ChooseMove(*request, [this, reactor, response](absl::Status status,
+                                                           arena::v1::ModelTurnResponse result) {
+    if (status.ok()) *response = std::move(result);
+    FinishLater(reactor, common::ToGrpc(status));
+  });
   return reactor;
 }
 
@@ -73,11 +125,8 @@ grpc::ServerUnaryReactor* GatewayService::ListModels(grpc::CallbackServerContext
   }
   gateway_->ListModels(
       request->key_handle(),
-      [reactor, response](absl::StatusOr<std::vector<gateway::ModelEntry>> models) {
-        if (!models.ok()) {
-          reactor->Finish(common::ToGrpc(models.status()));
-          return;
-        }
+      [this, reactor, response](absl::StatusOr<std::vector<gateway::ModelEntry>> models) {
+        if (!models.ok()) return FinishLater(reactor, common::ToGrpc(models.status()));
         for (const auto& m : *models) {
           auto* info = response->add_models();
           info->set_id(m.id);
@@ -86,7 +135,7 @@ grpc::ServerUnaryReactor* GatewayService::ListModels(grpc::CallbackServerContext
           info->set_context_length(m.context_length);
           info->set_max_completion_tokens(m.max_completion_tokens);
         }
-        reactor->Finish(grpc::Status::OK);
+        FinishLater(reactor, grpc::Status::OK);
       });
   return reactor;
 }

@@ -112,14 +112,46 @@ std::string MockAbacus::CompetentReply(const std::string& prompt_text, bool* ok)
       .dump();
 }
 
-MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) {
+MockAbacus::ParsedChat& MockAbacus::Parse(const std::string& body) {
+  auto it = parsed_.find(body);
+  if (it != parsed_.end()) return it->second;
+  if (parsed_.size() >= kMaxParsedBodies) parsed_.clear();
+  ParsedChat& p = parsed_[body];
   json request = json::parse(body, nullptr, false);
   if (!request.is_object() || !request.contains("model") || !request["model"].is_string() ||
       !request.contains("messages") || !request["messages"].is_array()) {
+    return p;
+  }
+  p.valid = true;
+  p.model_id = request["model"].get<std::string>();
+  p.max_tokens = request.value("max_tokens", static_cast<int64_t>(4096));
+  for (const auto& m : request["messages"]) {
+    if (!m.is_object() || !m.contains("content") || !m["content"].is_string()) continue;
+    const std::string& c = m["content"].get_ref<const std::string&>();
+    p.prompt_bytes += c.size();
+    ++p.messages;
+    if (m.value("role", "") == "assistant") ++p.assistant_turns;
+    if (m.value("role", "") == "user") p.user_text += c + "\n";
+  }
+  return p;
+}
+
+const std::string& MockAbacus::Competent(ParsedChat& chat, bool* ok) const {
+  if (!chat.competent_done) {
+    chat.competent = CompetentReply(chat.user_text, &chat.competent_ok);
+    chat.competent_done = true;
+  }
+  *ok = chat.competent_ok;
+  return chat.competent;
+}
+
+MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) {
+  ParsedChat& chat = Parse(body);
+  if (!chat.valid) {
     return OpenAiError(400, "Invalid request body: model and messages are required",
                        "invalid_request_error", "invalid_request");
   }
-  std::string model_id = request["model"].get<std::string>();
+  const std::string& model_id = chat.model_id;
   const MockModel* model = FindMockModel(model_id);
   if (model == nullptr) {
     auto r = OpenAiError(404, "The model '" + model_id + "' does not exist",
@@ -127,7 +159,7 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
     r.model = model_id;
     return r;
   }
-  int64_t max_tokens = request.value("max_tokens", static_cast<int64_t>(4096));
+  int64_t max_tokens = chat.max_tokens;
   if (max_tokens <= 0) {
     return OpenAiError(400, "max_tokens must be positive", "invalid_request_error",
                        "invalid_request");
@@ -140,18 +172,9 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
     out.model = model_id;
     return out;
   }
-  std::string all_text;
-  size_t prompt_bytes = 0;
-  int assistant_turns = 0;
-  int messages = 0;
-  for (const auto& m : request["messages"]) {
-    if (!m.is_object() || !m.contains("content") || !m["content"].is_string()) continue;
-    const std::string& c = m["content"].get_ref<const std::string&>();
-    prompt_bytes += c.size();
-    ++messages;
-    if (m.value("role", "") == "assistant") ++assistant_turns;
-    if (m.value("role", "") == "user") all_text += c + "\n";
-  }
+  const size_t prompt_bytes = chat.prompt_bytes;
+  const int assistant_turns = chat.assistant_turns;
+  const int messages = chat.messages;
 
   std::string content;
   std::string finish = "stop";
@@ -170,7 +193,7 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
         return out;
       }
       bool ok;
-      content = CompetentReply(all_text, &ok);
+      content = Competent(chat, &ok);
       break;
     }
     case Behaviour::kIllegalThenLegal:
@@ -178,7 +201,7 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
         content = json({{"move", "z9z9"}, {"reasoning", "A bold idea."}}).dump();
       } else {
         bool ok;
-        content = CompetentReply(all_text, &ok);
+        content = Competent(chat, &ok);
       }
       break;
     case Behaviour::kGarbage:
@@ -193,7 +216,7 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
       [[fallthrough]];
     default: {
       bool ok;
-      content = CompetentReply(all_text, &ok);
+      content = Competent(chat, &ok);
       if (!ok) content = "I cannot read the position you gave me.";
       break;
     }

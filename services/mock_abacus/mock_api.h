@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -37,13 +38,35 @@ class MockAbacus {
                       const std::string& authorization, const std::string& body);
 
  private:
+  // What ChatCompletion reads from a request body. Every call of a load bench (and every
+  // retry) sends a body seen before, so the parse and the competent move (position parse,
+  // legal moves) are cached per exact body: the stand-in's CPU per call would otherwise
+  // compete with the gateway it is there to measure. Behaviour that depends on history (the
+  // balance, rate-limited-once) is still decided per call.
+  struct ParsedChat {
+    bool valid = false;  // an object with a string model and an array of messages
+    std::string model_id;
+    int64_t max_tokens = 4096;
+    size_t prompt_bytes = 0;
+    int messages = 0;
+    int assistant_turns = 0;
+    std::string user_text;  // every user message, each followed by a newline
+    bool competent_done = false;
+    bool competent_ok = false;
+    std::string competent;  // CompetentReply(user_text), once asked for
+  };
+  static constexpr size_t kMaxParsedBodies = 1024;  // the cache is emptied when it is full
+
   MockResponse ChatCompletion(int key_index, const std::string& body);
+  ParsedChat& Parse(const std::string& body);
+  const std::string& Competent(ParsedChat& chat, bool* ok) const;
   std::string CompetentReply(const std::string& prompt_text, bool* ok) const;
 
   Options options_;
   std::vector<std::string> keys_;
   std::vector<int64_t> balances_;  // micro-USD
   std::set<size_t> seen_bodies_;   // for the rate-limited-once model
+  std::unordered_map<std::string, ParsedChat> parsed_;
 };
 
 }  // namespace arena::mock_abacus

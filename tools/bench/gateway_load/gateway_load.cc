@@ -25,6 +25,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -39,6 +40,7 @@
 #include "absl/flags/parse.h"
 #include "arena/v1/gateway.grpc.pb.h"
 #include "engine/core/game.h"
+#include "services/common/callback_heartbeat.h"
 #include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 
@@ -49,6 +51,12 @@ ABSL_FLAG(int, upstream_ms, 1000,
 ABSL_FLAG(double, seconds, 8, "measured length of each upstream phase, after its ramp");
 ABSL_FLAG(bool, saturation, true, "also run the pass where the mock answers at once");
 ABSL_FLAG(double, saturation_seconds, 3, "measured length of each saturation phase");
+ABSL_FLAG(std::string, gateway_bin, ARENA_GATEWAY_BIN,
+          "the arena-llm-gateway binary to measure (an older build, for an A/B comparison)");
+ABSL_FLAG(std::string, samples_csv, "",
+          "also write every counted call (pass, in_flight, start_ms, latency_ms, upstream_ms) "
+          "to this file, to see when the slow ones happened");
+ABSL_FLAG(std::string, mock_bin, ARENA_MOCK_ABACUS_BIN, "the arena-mock-abacus binary to run");
 
 extern char** environ;
 
@@ -118,6 +126,7 @@ double Percentile(std::vector<double> v, double p) {
 }
 
 struct Sample {
+  double start_ms = 0;     // since the phase started
   double latency_ms = 0;   // at this client
   double upstream_ms = 0;  // the gateway's measured HTTP time, every attempt
 };
@@ -131,8 +140,9 @@ class Worker {
       : stub_(stub), id_(id), request_(request) {}
 
   // `on_idle` runs (on a gRPC thread) once the worker has stopped.
-  void Run(Clock::time_point count_from, Clock::time_point deadline,
+  void Run(Clock::time_point phase_start, Clock::time_point count_from, Clock::time_point deadline,
            std::function<void()> on_idle) {
+    phase_start_ = phase_start;
     count_from_ = count_from;
     deadline_ = deadline;
     on_idle_ = std::move(on_idle);
@@ -163,7 +173,8 @@ class Worker {
         double up_us = 0;
         for (const auto& a : call_->resp.attempts()) up_us += a.upstream_latency_us();
         samples_.push_back(
-            {std::chrono::duration<double, std::milli>(now - call_->start).count(), up_us / 1e3});
+            {std::chrono::duration<double, std::milli>(call_->start - phase_start_).count(),
+             std::chrono::duration<double, std::milli>(now - call_->start).count(), up_us / 1e3});
       }
     }
     if (now < deadline_) return Next();
@@ -178,6 +189,7 @@ class Worker {
   arena::v1::ModelGatewayService::Stub* stub_;
   const arena::common::ServiceIdentity* id_;
   const arena::v1::ModelTurnRequest* request_;
+  Clock::time_point phase_start_;
   Clock::time_point count_from_;
   Clock::time_point deadline_;
   std::function<void()> on_idle_;
@@ -197,6 +209,7 @@ struct PhaseResult {
   double latency_p99 = 0;
   double gateway_cpu_us_per_turn = 0;
   int max_threads = 0;
+  std::vector<Sample> samples;
 };
 
 // `n` workers; their first calls are spread evenly over `ramp`, and calls started during the
@@ -226,7 +239,7 @@ PhaseResult RunPhase(int n, absl::Duration ramp, absl::Duration measure, pid_t g
   double cpu_at_count = -1;
   for (int i = 0; i < n; ++i) {
     std::this_thread::sleep_until(start + absl::ToChronoMicroseconds(ramp * i / n));
-    workers[i]->Run(count_from, deadline, [&] {
+    workers[i]->Run(start, count_from, deadline, [&] {
       std::lock_guard<std::mutex> lock(mu);
       ++idle;
       cv.notify_one();
@@ -250,6 +263,7 @@ PhaseResult RunPhase(int n, absl::Duration ramp, absl::Duration measure, pid_t g
       added.push_back(s.latency_ms - s.upstream_ms);
       upstream.push_back(s.upstream_ms);
       latency.push_back(s.latency_ms);
+      out.samples.push_back(s);
     }
   }
   out.calls = static_cast<int>(added.size()) + out.failed;
@@ -262,6 +276,14 @@ PhaseResult RunPhase(int n, absl::Duration ramp, absl::Duration measure, pid_t g
   out.gateway_cpu_us_per_turn = out.calls > 0 ? cpu_used / out.calls : 0;
   out.max_threads = max_threads;
   return out;
+}
+
+void WriteSamples(std::FILE* csv, const char* pass, int n, const PhaseResult& r) {
+  if (csv == nullptr) return;
+  for (const Sample& s : r.samples) {
+    std::fprintf(csv, "%s,%d,%.3f,%.3f,%.3f\n", pass, n, s.start_ms, s.latency_ms, s.upstream_ms);
+  }
+  std::fflush(csv);
 }
 
 void PrintHeader(const char* title) {
@@ -295,13 +317,13 @@ int main(int argc, char** argv) {
   const std::string key = "bench-key-0123456789";
   std::ofstream(dir + "/abacus.key") << key << "\n";
 
-  pid_t mock = Spawn({ARENA_MOCK_ABACUS_BIN, "--port=0", "--port_file=" + dir + "/mock.port",
-                      "--keys=" + key + ":1000000000000", "--log_requests=false",
-                      "--slow_ms=" + std::to_string(upstream_ms)},
+  pid_t mock = Spawn({absl::GetFlag(FLAGS_mock_bin), "--port=0",
+                      "--port_file=" + dir + "/mock.port", "--keys=" + key + ":1000000000000",
+                      "--log_requests=false", "--slow_ms=" + std::to_string(upstream_ms)},
                      dir + "/mock.log");
   int mock_port = WaitPort(dir + "/mock.port");
   pid_t gw =
-      Spawn({ARENA_GATEWAY_BIN, "--port=0", "--port_file=" + dir + "/gw.port",
+      Spawn({absl::GetFlag(FLAGS_gateway_bin), "--port=0", "--port_file=" + dir + "/gw.port",
              "--secrets_dir=" + secrets, "--log_level=warning",
              "--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port) + "/v1",
              "--abacus_api_key_file=" + dir + "/abacus.key", "--upstream_max_in_flight=2000"},
@@ -311,6 +333,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "servers did not start; logs in %s\n", dir.c_str());
     return 1;
   }
+  // This client's callbacks run on gRPC's callback threads too (see callback_heartbeat.h).
+  auto heartbeat = arena::common::CallbackHeartbeat::StartPrivate();
   auto identity = arena::common::ServiceIdentity::Load(secrets, "arena");
   auto channel = arena::common::MakeChannel("127.0.0.1:" + std::to_string(gw_port));
   auto stub = arena::v1::ModelGatewayService::NewStub(channel);
@@ -339,6 +363,11 @@ int main(int argc, char** argv) {
     arena::v1::ModelTurnResponse resp;
     stub->ChooseMove(&ctx, request, &resp);
   }
+  std::FILE* csv = nullptr;
+  if (std::string path = absl::GetFlag(FLAGS_samples_csv); !path.empty()) {
+    csv = std::fopen(path.c_str(), "w");
+    if (csv != nullptr) std::fprintf(csv, "pass,in_flight,start_ms,latency_ms,upstream_ms\n");
+  }
   std::vector<int> levels;
   for (const std::string& level : absl::GetFlag(FLAGS_concurrency))
     levels.push_back(std::stoi(level));
@@ -352,6 +381,7 @@ int main(int argc, char** argv) {
                                absl::Seconds(absl::GetFlag(FLAGS_saturation_seconds)), gw,
                                stub.get(), &*identity, request);
       PrintRow(n, r, LoadAverage());
+      WriteSamples(csv, "saturation", n, r);
     }
   }
   if (upstream_ms > 0) {
@@ -364,8 +394,10 @@ int main(int argc, char** argv) {
           RunPhase(n, absl::Milliseconds(upstream_ms), absl::Seconds(absl::GetFlag(FLAGS_seconds)),
                    gw, stub.get(), &*identity, request);
       PrintRow(n, r, LoadAverage());
+      WriteSamples(csv, "upstream", n, r);
     }
   }
+  if (csv != nullptr) std::fclose(csv);
   std::printf(
       "\nadded = latency at this client - upstream HTTP time the gateway measured (curl's total "
       "time, all attempts);\ne2e_p99 = the client's own latency p99; gw_cpu_us = the gateway "
@@ -375,5 +407,9 @@ int main(int argc, char** argv) {
   kill(mock, SIGTERM);
   waitpid(gw, nullptr, 0);
   waitpid(mock, nullptr, 0);
+  // The run's service secrets and key file go with it (a failed start keeps them, with the
+  // logs, for a look).
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
   return 0;
 }

@@ -1,0 +1,64 @@
+#include "services/mock_abacus/mock_api.h"
+
+#include "engine/core/game.h"
+#include "gateway/prompt.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace arena::mock_abacus {
+namespace {
+
+using nlohmann::json;
+
+std::string ChessBody(const std::string& model) {
+  const engine::Game* chess = engine::FindGame("chess");
+  auto state = chess->NewInitialState(engine::Variant());
+  auto turn = gateway::LoadTurnPosition("chess", "", (*state)->Serialize(), 0, {}, true);
+  EXPECT_TRUE(turn.ok());
+  return json({{"model", model},
+               {"max_tokens", 256},
+               {"messages",
+                {{{"role", "system"}, {"content", gateway::SystemPrompt()}},
+                 {{"role", "user"}, {"content", gateway::BuildTurnPrompt(*turn)}}}}})
+      .dump();
+}
+
+// The parse of a body seen before is reused: same answer, and every call is still charged.
+TEST(MockAbacusTest, RepeatedBodiesAnswerAlikeAndAreEachCharged) {
+  auto mock = MockAbacus::Make("k1:1000000", {});
+  ASSERT_TRUE(mock.ok());
+  std::string body = ChessBody("mock-competent");
+  MockResponse a = mock->Handle("POST", "/v1/chat/completions", "Bearer k1", body);
+  MockResponse b = mock->Handle("POST", "/v1/chat/completions", "Bearer k1", body);
+  ASSERT_EQ(a.status, 200) << a.body;
+  ASSERT_EQ(b.status, 200) << b.body;
+  json ja = json::parse(a.body);
+  json jb = json::parse(b.body);
+  EXPECT_EQ(ja["choices"][0]["message"]["content"], jb["choices"][0]["message"]["content"]);
+  EXPECT_EQ(ja["usage"], jb["usage"]);
+  json move = json::parse(ja["choices"][0]["message"]["content"].get<std::string>());
+  EXPECT_FALSE(move["move"].get<std::string>().empty());
+  int64_t cost = ja["usage"]["compute_points_used"].get<int64_t>();
+  ASSERT_GT(cost, 0);
+  // 1,000,000 micro-USD less two calls: a third call still answers, the balance is per call.
+  auto broke = MockAbacus::Make("k1:" + std::to_string(cost), {});
+  ASSERT_TRUE(broke.ok());
+  EXPECT_EQ(broke->Handle("POST", "/v1/chat/completions", "Bearer k1", body).status, 200);
+  EXPECT_EQ(broke->Handle("POST", "/v1/chat/completions", "Bearer k1", body).status, 400);
+}
+
+// History-dependent behaviour is decided per call, not cached with the parse.
+TEST(MockAbacusTest, RateLimitedOnceStillLimitsOnceWithTheCache) {
+  auto mock = MockAbacus::Make("k1:1000000", {});
+  ASSERT_TRUE(mock.ok());
+  std::string body = ChessBody("mock-429-then-ok");
+  EXPECT_EQ(mock->Handle("POST", "/v1/chat/completions", "Bearer k1", body).status, 429);
+  EXPECT_EQ(mock->Handle("POST", "/v1/chat/completions", "Bearer k1", body).status, 200);
+  EXPECT_EQ(mock->Handle("POST", "/v1/chat/completions", "Bearer k1", body).status, 200);
+  EXPECT_EQ(mock->Handle("POST", "/v1/chat/completions", "Bearer k1", "{not json").status, 400);
+  EXPECT_EQ(mock->Handle("POST", "/v1/chat/completions", "Bearer k1", "{not json").status, 400);
+  EXPECT_EQ(mock->Handle("POST", "/v1/chat/completions", "Bearer nope", body).status, 401);
+}
+
+}  // namespace
+}  // namespace arena::mock_abacus
