@@ -290,6 +290,7 @@ int ChessSearcher::Quiesce(int ply, int alpha, int beta) {
     }
     Position::Undo undo;
     pos_.DoMove(m, undo);
+    __builtin_prefetch(Probe(pos_.key()));
     const int score = -Quiesce(ply + 1, -beta, -alpha);
     pos_.UndoMove(m, undo);
     if (aborted_) return 0;
@@ -423,6 +424,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
     const Piece mover = pos_.piece_on(m.from());
     Position::Undo undo;
     pos_.DoMove(m, undo);
+    __builtin_prefetch(Probe(pos_.key()));
     const bool gives_check = pos_.InCheck();
     if (futile && !gives_check) {
       pos_.UndoMove(m, undo);
