@@ -74,6 +74,14 @@ void ChessSearcher::Clear() {
   for (auto& row : counter_) {
     for (Move& m : row) m = Move();
   }
+  cont_hist_.assign(size_t(16 * 64) * 16 * 64, 0);
+}
+
+int16_t* ChessSearcher::ContHist(int ply, int back) {
+  if (ply < back || ply >= kMaxPly) return nullptr;
+  const int i = ply - back;
+  if (line_piece_[i] == kNoPiece) return nullptr;
+  return &cont_hist_[(size_t(line_piece_[i]) * 64 + line_move_[i].to()) * (16 * 64)];
 }
 
 ChessSearcher::TTEntry* ChessSearcher::Probe(uint64_t key) {
@@ -164,8 +172,10 @@ int StaticExchange(const Position& pos, Move m) {
   return gain[0];
 }
 
-void ChessSearcher::OrderMoves(const MoveList& list, Move tt_move, int ply, int* scores) const {
+void ChessSearcher::OrderMoves(const MoveList& list, Move tt_move, int ply, int* scores) {
   const Color us = pos_.side_to_move();
+  const int16_t* ch1 = ContHist(ply, 1);
+  const int16_t* ch2 = ContHist(ply, 2);
   Move counter;
   if (ply > 0 && ply < kMaxPly && line_piece_[ply - 1] != kNoPiece) {
     counter = counter_[line_piece_[ply - 1]][line_move_[ply - 1].to()];
@@ -192,6 +202,9 @@ void ChessSearcher::OrderMoves(const MoveList& list, Move tt_move, int ply, int*
       s = kCounterScore;
     } else {
       s = history_[us][m.from()][m.to()];
+      const int pt = pos_.piece_on(m.from()) * 64 + m.to();
+      if (ch1) s += ch1[pt];
+      if (ch2) s += ch2[pt];
     }
     scores[i] = s;
   }
@@ -214,6 +227,11 @@ void PickNext(MoveList& list, int* scores, int i) {
 void AddHistory(int& h, int bonus) {
   h += bonus - h * std::abs(bonus) / kHistoryMax;
 }
+void AddContHistory(int16_t& h, int bonus) {
+  int v = h;
+  AddHistory(v, bonus);
+  h = int16_t(v);
+}
 }  // namespace
 
 void ChessSearcher::UpdateQuietHistory(Move best, const Move* tried, int n, int depth, int ply) {
@@ -226,9 +244,17 @@ void ChessSearcher::UpdateQuietHistory(Move best, const Move* tried, int n, int 
     counter_[line_piece_[ply - 1]][line_move_[ply - 1].to()] = best;
   }
   const int bonus = std::min(depth * depth + depth, 1200);
-  AddHistory(history_[us][best.from()][best.to()], bonus);
+  int16_t* ch1 = ContHist(ply, 1);
+  int16_t* ch2 = ContHist(ply, 2);
+  auto update = [&](Move m, int b) {
+    AddHistory(history_[us][m.from()][m.to()], b);
+    const int pt = pos_.piece_on(m.from()) * 64 + m.to();
+    if (ch1) AddContHistory(ch1[pt], b);
+    if (ch2) AddContHistory(ch2[pt], b);
+  };
+  update(best, bonus);
   for (int i = 0; i < n; ++i) {
-    if (!(tried[i] == best)) AddHistory(history_[us][tried[i].from()][tried[i].to()], -bonus);
+    if (!(tried[i] == best)) update(tried[i], -bonus);
   }
 }
 
@@ -444,7 +470,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
         if (!improving) ++reduction;
         if (in_check || gives_check) --reduction;
         if (scores[i] >= kCounterScore) --reduction;  // killers and the counter move
-        if (quiet && scores[i] < kCounterScore) reduction -= scores[i] / 6000;
+        if (quiet && scores[i] < kCounterScore) reduction -= scores[i] / 10000;
         if (pv_node) --reduction;
         reduction = std::clamp(reduction, 0, depth - 2);
       }

@@ -7,10 +7,11 @@
 // losing captures; null-move pruning (Position::DoNullMove); reverse futility, futility,
 // late-move and SEE pruning near the leaves; late-move reductions; check extension; move
 // ordering TT move, winning and even captures by MVV-LVA, queen promotions, two killers per
-// ply, a counter move, history (with a malus for quiet moves that failed), losing captures
-// last. Repetitions of the game history or of the search line score as draws. A ChessSearcher
-// keeps its table between calls (arena-uci) unless Clear() is called; the bot service builds
-// a fresh one per request so answers depend only on the request.
+// ply, a counter move, history and continuation history (with a malus for quiet moves that
+// failed), losing captures last. Repetitions of the game history or of the search line score
+// as draws. A ChessSearcher keeps its tables between calls (arena-uci) unless Clear() is
+// called; the bot service builds a fresh one per request so answers depend only on the
+// request.
 #pragma once
 
 #include <cstdint>
@@ -56,7 +57,7 @@ class ChessSearcher {
   bool IsRepetition() const;
   bool OutOfBudget();
   void OrderMoves(const engine::chess::MoveList& list, engine::chess::Move tt_move, int ply,
-                  int* scores) const;
+                  int* scores);
   void UpdateQuietHistory(engine::chess::Move best, const engine::chess::Move* tried, int n,
                           int depth, int ply);
   TTEntry* Probe(uint64_t key);
@@ -70,7 +71,11 @@ class ChessSearcher {
   int game_keys_ = 0;
   engine::chess::Move killers_[kMaxPly][2];
   int history_[2][64][64];
-  engine::chess::Move counter_[16][64];       // reply that refuted [piece][to] last time
+  engine::chess::Move counter_[16][64];  // reply that refuted [piece][to] last time
+  // Continuation history: how good moving [piece][to] was right after [piece][to] one or two
+  // plies earlier; 16*64 tables of 16*64 entries.
+  std::vector<int16_t> cont_hist_;
+  int16_t* ContHist(int ply, int back);
   engine::chess::Move line_move_[kMaxPly];    // move made at each ply of the current line
   engine::chess::Piece line_piece_[kMaxPly];  // the piece that made it (kNoPiece for null)
   int line_eval_[kMaxPly];                    // static evaluation at each ply
