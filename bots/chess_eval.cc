@@ -102,6 +102,8 @@ Score SideScore(const Position& pos, Color c, const ChessEvalWeights& w, bool to
   const Bitboard their_zone = masks.king_zone[them][their_king];
   const int up = c == kWhite ? 8 : -8;
   int attack_units = 0, attackers = 0;
+  const Bitboard own_pawn_attacks = PawnAttackSet(c, own_pawns);
+  Bitboard minor_attacks = 0, rook_attacks = 0;
 
   for (int t = kPawn; t <= kQueen; ++t) {
     Bitboard b = pos.pieces(c, PieceType(t));
@@ -128,20 +130,37 @@ Score SideScore(const Position& pos, Color c, const ChessEvalWeights& w, bool to
             sc.eg += (2 * Distance(their_king, stop) - Distance(own_king, stop)) *
                      w.passed_king_distance * weight / 2;
           }
+          const Bitboard beside = own_pawns & AdjacentFiles(f) & (kRank1 << (8 * RankOf(s)));
+          if ((own_pawn_attacks & SquareBB(s)) || beside) {
+            sc.mg += w.connected_pawn * rel;
+            sc.eg += w.connected_pawn * rel * 2 / 3;
+          }
           if (MoreThanOne(own_pawns & FileMask(f))) both -= w.doubled_pawn / 2;
           if ((own_pawns & AdjacentFiles(f)) == 0) both -= w.isolated_pawn;
           break;
         }
         case kKnight:
-          att = KnightAttacks(s);
-          both += w.center_knight * (2 - CenterDistance(s));
+        case kBishop: {
+          const bool knight = t == kKnight;
+          att = knight ? KnightAttacks(s) : BishopAttacks(s, occ);
+          minor_attacks |= att;
+          if (knight) {
+            both += w.center_knight * (2 - CenterDistance(s));
+          } else {
+            sc.mg += w.center_bishop * (2 - CenterDistance(s));
+          }
+          const int rel = RelativeRank(c, RankOf(s));
+          if (rel >= 3 && rel <= 5 && (own_pawn_attacks & SquareBB(s)) &&
+              (masks.passed_span[c][s] & AdjacentFiles(FileOf(s)) & their_pawns) == 0) {
+            const int bonus = knight ? w.outpost_knight : w.outpost_bishop;
+            sc.mg += bonus;
+            sc.eg += bonus / 2;
+          }
           break;
-        case kBishop:
-          att = BishopAttacks(s, occ);
-          sc.mg += w.center_bishop * (2 - CenterDistance(s));
-          break;
+        }
         case kRook: {
           att = RookAttacks(s, occ);
+          rook_attacks |= att;
           const Bitboard file = FileMask(FileOf(s));
           if ((file & own_pawns) == 0)
             sc.mg += (file & their_pawns) ? w.rook_open_file / 2 : w.rook_open_file;
@@ -171,6 +190,8 @@ Score SideScore(const Position& pos, Color c, const ChessEvalWeights& w, bool to
     }
   }
   if (MoreThanOne(pos.pieces(c, kBishop))) both += w.bishop_pair;
+  both += w.minor_threat * (PopCount(minor_attacks & pos.pieces(them, kRook, kQueen)) +
+                            PopCount(rook_attacks & pos.pieces(them, kQueen)));
 
   // Attack on the enemy king: quadratic in the weight, only with two attackers or more, and
   // much less without a queen.

@@ -5,11 +5,11 @@
 // mobility (squares attacked that are neither own pieces nor covered by enemy pawns); king
 // safety (pawn shield, open files beside the king, and an attack weight on the king's zone that
 // grows quadratically); pawn structure (passed pawns by rank, freer and nearer the kings in
-// the endgame, doubled, isolated); bishop pair; rooks on open and half-open files; pieces
-// attacked by pawns; tempo; and a draw-ish scaling when the side ahead has no pawns and only a
-// minor piece more, or in bishops of opposite colours endings. Every term is a weight in
-// ChessEvalWeights so it can be tuned without touching code. The score is in centipawns from
-// the side to move.
+// the endgame, connected, doubled, isolated); outposts; threats of minors on majors; bishop pair;
+// rooks on open and half-open files; pieces attacked by pawns; tempo; and a draw-ish scaling when
+// the side ahead has no pawns and only a minor piece more, or in bishops of opposite colours
+// endings. Every term is a weight in ChessEvalWeights so it can be tuned without touching code. The
+// score is in centipawns from the side to move.
 #pragma once
 
 #include "engine/chess/position.h"
@@ -32,6 +32,10 @@ struct ChessEvalWeights {
   int passed_eg[8] = {0, 10, 14, 24, 42, 70, 115, 0};
   int passed_free_eg = 12;       // per rank when the square in front of a passer is empty
   int passed_king_distance = 4;  // eg: per square the enemy king is farther from the stop square
+  int connected_pawn = 3;        // per rank, a pawn defended by a pawn or beside one (eg 2/3)
+  int outpost_knight = 20;  // knight on ranks 4-6 defended by a pawn, no enemy pawn to chase it
+  int outpost_bishop = 10;
+  int minor_threat = 30;  // enemy rook or queen attacked by a minor, queen by a rook
   int doubled_pawn = 12;
   int isolated_pawn = 12;
   int bishop_pair = 35;
