@@ -358,6 +358,10 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   if (OutOfBudget()) return 0;
   if (ply >= kMaxPly - 1) return EvaluateChess(pos_, weights_);
 
+  // A singular-extension search of this node without one move: no table cutoff or store, no
+  // pruning of the whole node.
+  const Move excluded = excluded_[ply];
+  const bool excluding = !excluded.is_none();
   const uint64_t key = pos_.key();
   TTEntry* tte = Probe(key);
   Move tt_move;
@@ -366,7 +370,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   if (tt_hit) {
     tt_move = std::bit_cast<Move>(tte->move);
     tt_score = ScoreFromTT(tte->score, ply);
-    if (!pv_node && tte->depth >= depth) {
+    if (!pv_node && !excluding && tte->depth >= depth) {
       if (tte->bound == kExact || (tte->bound == kLower && tt_score >= beta) ||
           (tte->bound == kUpper && tt_score <= alpha)) {
         return tt_score;
@@ -388,7 +392,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
     eval = tt_score;
   }
 
-  const bool can_prune = !pv_node && !in_check && std::abs(beta) < kMateBound;
+  const bool can_prune = !pv_node && !in_check && !excluding && std::abs(beta) < kMateBound;
   // Reverse futility pruning: near the leaves, a static score far above beta stands.
   if (can_prune && depth <= 7 && eval - 80 * (depth - (improving ? 1 : 0)) >= beta) {
     return eval;
@@ -410,7 +414,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   }
   // Internal iterative reduction: without a TT move this node was never searched; a shallower
   // search fills the table more cheaply.
-  if (depth >= 4 && tt_move.is_none() && !root) --depth;
+  if (depth >= 4 && tt_move.is_none() && !root && !excluding) --depth;
 
   MoveList list;
   GenerateLegal(pos_, list);
@@ -433,9 +437,27 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   for (int i = 0; i < list.size(); ++i) {
     PickNext(list, scores, i);
     const Move m = list[i];
+    if (m == excluded) continue;
     const bool capture = IsCapture(pos_, m);
     const bool quiet = !capture && m.kind() != kPromotion;
     const bool prunable = !root && !in_check && searched > 0 && best > -kMateBound;
+    // Singular extension: when the TT move is much better than every other move (a search
+    // without it at reduced depth fails low well below its score), it is searched one ply
+    // deeper. When even the others beat beta, the node is cut at once (multi-cut).
+    int extension = 0;
+    if (m == tt_move && !root && !excluding && depth >= 7 && ply < 2 * iteration_ && tt_hit &&
+        (tte->bound & kLower) && tte->depth >= depth - 3 && std::abs(tt_score) < kMateBound) {
+      const int singular_beta = tt_score - 2 * depth;
+      excluded_[ply] = m;
+      const int s = Negamax((depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
+      excluded_[ply] = Move();
+      if (aborted_) return 0;
+      if (s < singular_beta) {
+        extension = 1;
+      } else if (singular_beta >= beta) {
+        return singular_beta;
+      }
+    }
     // Shallow pruning that needs no move made: losing captures and quiets late in the list.
     if (prunable && quiet && depth <= 7 && n_quiets >= lmp_limit && !pv_node) continue;
     if (prunable && capture && depth <= 5 && scores[i] < kPromotionScore &&
@@ -461,7 +483,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
     line_piece_[ply] = mover;
     int score;
     if (searched == 0) {
-      score = -Negamax(depth - 1, ply + 1, -beta, -alpha, true);
+      score = -Negamax(depth - 1 + extension, ply + 1, -beta, -alpha, true);
     } else {
       int reduction = 0;
       if (depth >= 3 && searched >= 2 && (quiet || scores[i] < 0)) {
@@ -474,12 +496,13 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
         if (pv_node) --reduction;
         reduction = std::clamp(reduction, 0, depth - 2);
       }
-      score = -Negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, true);
+      const int new_depth = depth - 1 + extension;
+      score = -Negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
       if (!aborted_ && score > alpha && reduction > 0) {
-        score = -Negamax(depth - 1, ply + 1, -alpha - 1, -alpha, true);
+        score = -Negamax(new_depth, ply + 1, -alpha - 1, -alpha, true);
       }
       if (!aborted_ && score > alpha && score < beta) {
-        score = -Negamax(depth - 1, ply + 1, -beta, -alpha, true);
+        score = -Negamax(new_depth, ply + 1, -beta, -alpha, true);
       }
     }
     keys_.pop_back();
@@ -504,6 +527,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
     if (quiet) quiets[n_quiets++] = m;
   }
 
+  if (excluding) return best == -kInf ? alpha : best;
   tte->key = key;
   tte->score = int16_t(ScoreToTT(best, ply));
   tte->eval = int16_t(static_eval);
@@ -552,6 +576,7 @@ SearchResult ChessSearcher::Search(const Position& pos, const std::vector<uint64
     line_move_[i] = Move();
     line_piece_[i] = kNoPiece;
     line_eval_[i] = 0;
+    excluded_[i] = Move();
   }
 
   SearchResult result;

@@ -5,7 +5,8 @@
 // the static evaluation) used by the main search and by quiescence; quiescence over captures
 // and queen promotions (all evasions when in check) with static-exchange (SEE) pruning of
 // losing captures; null-move pruning (Position::DoNullMove); reverse futility, futility,
-// late-move and SEE pruning near the leaves; late-move reductions; check extension; move
+// late-move and SEE pruning near the leaves; late-move reductions; check and singular
+// extensions; move
 // ordering TT move, winning and even captures by MVV-LVA, queen promotions, two killers per
 // ply, a counter move, history and continuation history (with a malus for quiet moves that
 // failed), losing captures last. Repetitions of the game history or of the search line score
@@ -79,6 +80,7 @@ class ChessSearcher {
   engine::chess::Move line_move_[kMaxPly];    // move made at each ply of the current line
   engine::chess::Piece line_piece_[kMaxPly];  // the piece that made it (kNoPiece for null)
   int line_eval_[kMaxPly];                    // static evaluation at each ply
+  engine::chess::Move excluded_[kMaxPly];     // move left out by a singular-extension search
   uint64_t root_noise_seed_ = 0;
   SearchLimits limits_;
   int64_t nodes_ = 0;
