@@ -366,10 +366,14 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   TTEntry* tte = Probe(key);
   Move tt_move;
   const bool tt_hit = tte->key == key;
-  int tt_score = 0;
+  // Copies: the slot may be overwritten by the searches below.
+  int tt_score = 0, tt_depth = -1;
+  uint8_t tt_bound = kNone;
   if (tt_hit) {
     tt_move = std::bit_cast<Move>(tte->move);
     tt_score = ScoreFromTT(tte->score, ply);
+    tt_depth = tte->depth;
+    tt_bound = tte->bound;
     if (!pv_node && !excluding && tte->depth >= depth) {
       if (tte->bound == kExact || (tte->bound == kLower && tt_score >= beta) ||
           (tte->bound == kUpper && tt_score <= alpha)) {
@@ -388,7 +392,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   // The TT score is a better guess than the static evaluation when its bound allows.
   int eval = static_eval;
   if (tt_hit && !in_check && std::abs(tt_score) < kMateBound &&
-      (tte->bound & (tt_score > static_eval ? kLower : kUpper))) {
+      (tt_bound & (tt_score > static_eval ? kLower : kUpper))) {
     eval = tt_score;
   }
 
@@ -446,7 +450,7 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
     // deeper. When even the others beat beta, the node is cut at once (multi-cut).
     int extension = 0;
     if (m == tt_move && !root && !excluding && depth >= 7 && ply < 2 * iteration_ && tt_hit &&
-        (tte->bound & kLower) && tte->depth >= depth - 3 && std::abs(tt_score) < kMateBound) {
+        (tt_bound & kLower) && tt_depth >= depth - 3 && std::abs(tt_score) < kMateBound) {
       const int singular_beta = tt_score - 2 * depth;
       excluded_[ply] = m;
       const int s = Negamax((depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
