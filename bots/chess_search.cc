@@ -34,21 +34,6 @@ int PieceValue(PieceType t) {
   return v[t];
 }
 
-// Position offers no null move, so the searcher makes one through FEN: same placement,
-// the other side to move, no en-passant square. Only used when the mover is not in check.
-absl::StatusOr<Position> NullMovePosition(const Position& pos) {
-  std::string fen = pos.Fen();
-  // Fields: placement side castling ep rule50 fullmove.
-  const size_t s1 = fen.find(' ');
-  const size_t s2 = fen.find(' ', s1 + 1);
-  const size_t s3 = fen.find(' ', s2 + 1);
-  const size_t s4 = fen.find(' ', s3 + 1);
-  std::string out = fen.substr(0, s1) + (pos.side_to_move() == kWhite ? " b " : " w ") +
-                    fen.substr(s2 + 1, s3 - s2 - 1) + " - 0 1";
-  (void)s4;
-  return Position::FromFen(out);
-}
-
 bool IsCapture(const Position& pos, Move m) {
   return pos.piece_on(m.to()) != kNoPiece || m.kind() == kEnPassant;
 }
@@ -58,7 +43,7 @@ int LmrReduction(int depth, int move_index) {
   static bool init = [] {
     for (int d = 0; d < 64; ++d) {
       for (int i = 0; i < 64; ++i) {
-        table[d][i] = d < 3 || i < 3 ? 0 : int(0.75 + std::log(d) * std::log(i) / 2.25);
+        table[d][i] = d < 3 || i < 2 ? 0 : int(0.8 + std::log(d) * std::log(i) / 2.1);
       }
     }
     return true;
@@ -86,6 +71,17 @@ void ChessSearcher::Clear() {
   std::fill(tt_.begin(), tt_.end(), TTEntry{});
   std::memset(history_, 0, sizeof(history_));
   for (auto& k : killers_) k[0] = k[1] = Move();
+  for (auto& row : counter_) {
+    for (Move& m : row) m = Move();
+  }
+  cont_hist_.assign(size_t(16 * 64) * 16 * 64, 0);
+}
+
+int16_t* ChessSearcher::ContHist(int ply, int back) {
+  if (ply < back || ply >= kMaxPly) return nullptr;
+  const int i = ply - back;
+  if (line_piece_[i] == kNoPiece) return nullptr;
+  return &cont_hist_[(size_t(line_piece_[i]) * 64 + line_move_[i].to()) * (16 * 64)];
 }
 
 ChessSearcher::TTEntry* ChessSearcher::Probe(uint64_t key) {
@@ -113,8 +109,77 @@ bool ChessSearcher::IsRepetition() const {
   return false;
 }
 
-void ChessSearcher::OrderMoves(const MoveList& list, Move tt_move, int ply, int* scores) const {
+namespace {
+
+constexpr int kGoodCapture = 1 << 28;
+constexpr int kPromotionScore = 1 << 27;
+constexpr int kKillerScore = 1 << 26;
+constexpr int kCounterScore = 1 << 25;
+constexpr int kBadCapture = -(1 << 24);
+constexpr int kHistoryMax = 1 << 14;
+
+// Least valuable piece of `side` among `attackers`; kNoPieceType when none.
+PieceType LeastValuable(const Position& pos, Bitboard attackers, Color side, Square& from) {
+  for (int t = kPawn; t <= kKing; ++t) {
+    const Bitboard b = attackers & pos.pieces(side, PieceType(t));
+    if (b) {
+      from = Lsb(b);
+      return PieceType(t);
+    }
+  }
+  return kNoPieceType;
+}
+
+}  // namespace
+
+int StaticExchange(const Position& pos, Move m) {
+  if (m.kind() == kCastling) return 0;
+  const Square from = m.from(), to = m.to();
+  const Color us = pos.side_to_move();
+  int gain[40];
+  int d = 0;
+  Bitboard occ = pos.pieces() ^ SquareBB(from);
+  if (m.kind() == kEnPassant) {
+    gain[0] = PieceValue(kPawn);
+    occ ^= SquareBB(Square(to ^ 8));
+  } else {
+    const Piece victim = pos.piece_on(to);
+    gain[0] = victim == kNoPiece ? 0 : PieceValue(TypeOf(victim));
+  }
+  int risked = PieceValue(TypeOf(pos.piece_on(from)));
+  if (m.kind() == kPromotion) {
+    gain[0] += PieceValue(m.promotion()) - PieceValue(kPawn);
+    risked = PieceValue(m.promotion());
+  }
+  const Bitboard diag = pos.pieces(kBishop) | pos.pieces(kQueen);
+  const Bitboard orth = pos.pieces(kRook) | pos.pieces(kQueen);
+  Bitboard attackers = pos.AttackersTo(to, occ) & occ;
+  Color side = ~us;
+  while (d < 38) {
+    ++d;
+    gain[d] = risked - gain[d - 1];  // what `side` gains by taking the piece just moved there
+    if (std::max(-gain[d - 1], gain[d]) < 0) break;
+    Square sq;
+    const PieceType t = LeastValuable(pos, attackers, side, sq);
+    if (t == kNoPieceType) break;
+    occ ^= SquareBB(sq);
+    attackers |= (BishopAttacks(to, occ) & diag) | (RookAttacks(to, occ) & orth);
+    attackers &= occ;
+    risked = PieceValue(t);
+    side = ~side;
+  }
+  while (--d) gain[d - 1] = -std::max(-gain[d - 1], gain[d]);
+  return gain[0];
+}
+
+void ChessSearcher::OrderMoves(const MoveList& list, Move tt_move, int ply, int* scores) {
   const Color us = pos_.side_to_move();
+  const int16_t* ch1 = ContHist(ply, 1);
+  const int16_t* ch2 = ContHist(ply, 2);
+  Move counter;
+  if (ply > 0 && ply < kMaxPly && line_piece_[ply - 1] != kNoPiece) {
+    counter = counter_[line_piece_[ply - 1]][line_move_[ply - 1].to()];
+  }
   for (int i = 0; i < list.size(); ++i) {
     const Move m = list[i];
     int s;
@@ -123,15 +188,23 @@ void ChessSearcher::OrderMoves(const MoveList& list, Move tt_move, int ply, int*
     } else if (IsCapture(pos_, m)) {
       const Piece victim = pos_.piece_on(m.to());
       const int v = victim == kNoPiece ? 100 : PieceValue(TypeOf(victim));
-      s = (1 << 28) + v * 16 - PieceValue(TypeOf(pos_.piece_on(m.from()))) / 100;
+      const int a = PieceValue(TypeOf(pos_.piece_on(m.from())));
+      const int mvv_lva = v * 16 - a / 100;
+      // Only a capture by a more valuable piece can lose material.
+      s = (a <= v || StaticExchange(pos_, m) >= 0) ? kGoodCapture + mvv_lva : kBadCapture + mvv_lva;
     } else if (m.kind() == kPromotion) {
-      s = (1 << 27) + (m.promotion() == kQueen ? 1 : 0);
+      s = m.promotion() == kQueen ? kPromotionScore : kBadCapture - 1;
     } else if (ply < kMaxPly && m == killers_[ply][0]) {
-      s = (1 << 26) + 1;
+      s = kKillerScore + 1;
     } else if (ply < kMaxPly && m == killers_[ply][1]) {
-      s = 1 << 26;
+      s = kKillerScore;
+    } else if (m == counter) {
+      s = kCounterScore;
     } else {
       s = history_[us][m.from()][m.to()];
+      const int pt = pos_.piece_on(m.from()) * 64 + m.to();
+      if (ch1) s += ch1[pt];
+      if (ch2) s += ch2[pt];
     }
     scores[i] = s;
   }
@@ -149,47 +222,121 @@ void PickNext(MoveList& list, int* scores, int i) {
     std::swap(scores[i], scores[best]);
   }
 }
+
+// History with gravity: entries stay within +-kHistoryMax and recent results weigh most.
+void AddHistory(int& h, int bonus) {
+  h += bonus - h * std::abs(bonus) / kHistoryMax;
+}
+void AddContHistory(int16_t& h, int bonus) {
+  int v = h;
+  AddHistory(v, bonus);
+  h = int16_t(v);
+}
 }  // namespace
+
+void ChessSearcher::UpdateQuietHistory(Move best, const Move* tried, int n, int depth, int ply) {
+  const Color us = pos_.side_to_move();
+  if (ply < kMaxPly && !(killers_[ply][0] == best)) {
+    killers_[ply][1] = killers_[ply][0];
+    killers_[ply][0] = best;
+  }
+  if (ply > 0 && ply < kMaxPly && line_piece_[ply - 1] != kNoPiece) {
+    counter_[line_piece_[ply - 1]][line_move_[ply - 1].to()] = best;
+  }
+  const int bonus = std::min(depth * depth + depth, 1200);
+  int16_t* ch1 = ContHist(ply, 1);
+  int16_t* ch2 = ContHist(ply, 2);
+  auto update = [&](Move m, int b) {
+    AddHistory(history_[us][m.from()][m.to()], b);
+    const int pt = pos_.piece_on(m.from()) * 64 + m.to();
+    if (ch1) AddContHistory(ch1[pt], b);
+    if (ch2) AddContHistory(ch2[pt], b);
+  };
+  update(best, bonus);
+  for (int i = 0; i < n; ++i) {
+    if (!(tried[i] == best)) update(tried[i], -bonus);
+  }
+}
 
 int ChessSearcher::Quiesce(int ply, int alpha, int beta) {
   ++nodes_;
   if (OutOfBudget()) return 0;
-  const bool in_check = pos_.InCheck();
   if (ply >= kMaxPly - 1) return EvaluateChess(pos_, weights_);
+  const bool in_check = pos_.InCheck();
+
+  const uint64_t key = pos_.key();
+  TTEntry* tte = Probe(key);
+  Move tt_move;
+  const bool tt_hit = tte->key == key;
+  if (tt_hit) {
+    tt_move = std::bit_cast<Move>(tte->move);
+    const int s = ScoreFromTT(tte->score, ply);
+    if (beta - alpha == 1 && (tte->bound == kExact || (tte->bound == kLower && s >= beta) ||
+                              (tte->bound == kUpper && s <= alpha))) {
+      return s;
+    }
+  }
   int best = -kInf;
+  int stand = 0;
   if (!in_check) {
-    const int stand = EvaluateChess(pos_, weights_);
-    if (stand >= beta) return stand;
+    stand = tt_hit ? tte->eval : EvaluateChess(pos_, weights_);
+    if (stand >= beta) {
+      if (!tt_hit && tte->depth <= 0) {
+        tte->key = key;
+        tte->score = int16_t(stand);
+        tte->eval = int16_t(stand);
+        tte->move = 0;
+        tte->depth = 0;
+        tte->bound = kLower;
+      }
+      return stand;
+    }
     if (stand > alpha) alpha = stand;
     best = stand;
   }
   MoveList list;
-  GenerateLegal(pos_, list);
-  if (list.empty()) return in_check ? -kMateScore + ply : 0;
+  GenerateTactical(pos_, list);
+  if (list.empty() && in_check) return -kMateScore + ply;
   int scores[kMaxMoves];
-  OrderMoves(list, Move(), kMaxPly, scores);
+  OrderMoves(list, tt_move, kMaxPly, scores);
+  const int orig_alpha = alpha;
+  Move best_move;
   for (int i = 0; i < list.size(); ++i) {
     PickNext(list, scores, i);
     const Move m = list[i];
-    if (!in_check && !IsCapture(pos_, m) && m.kind() != kPromotion) continue;
-    // Delta pruning: a capture that cannot lift the score near alpha is skipped.
-    if (!in_check && m.kind() != kPromotion && pos_.piece_on(m.to()) != kNoPiece &&
-        best + PieceValue(TypeOf(pos_.piece_on(m.to()))) + 200 < alpha) {
-      continue;
+    if (!in_check) {
+      // Delta pruning: a capture that cannot lift the score near alpha is skipped.
+      const Piece victim = pos_.piece_on(m.to());
+      if (m.kind() != kPromotion && victim != kNoPiece &&
+          stand + PieceValue(TypeOf(victim)) + 200 < alpha) {
+        continue;
+      }
+      // Captures that lose material are not worth a look.
+      if (scores[i] < kPromotionScore && StaticExchange(pos_, m) < 0) continue;
     }
-    if (!in_check && m.kind() == kPromotion && m.promotion() != kQueen) continue;
     Position::Undo undo;
     pos_.DoMove(m, undo);
+    __builtin_prefetch(Probe(pos_.key()));
     const int score = -Quiesce(ply + 1, -beta, -alpha);
     pos_.UndoMove(m, undo);
     if (aborted_) return 0;
     if (score > best) {
       best = score;
       if (score > alpha) {
+        best_move = m;
         alpha = score;
         if (score >= beta) break;
       }
     }
+  }
+  // Quiescence results never displace an entry of the main search.
+  if (tte->depth <= 0) {
+    tte->key = key;
+    tte->score = int16_t(ScoreToTT(best, ply));
+    tte->eval = int16_t(in_check ? 0 : stand);
+    tte->move = best_move.raw();
+    tte->depth = 0;
+    tte->bound = best >= beta ? kLower : best > orig_alpha ? kExact : kUpper;
   }
   return best;
 }
@@ -211,49 +358,67 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   if (OutOfBudget()) return 0;
   if (ply >= kMaxPly - 1) return EvaluateChess(pos_, weights_);
 
+  // A singular-extension search of this node without one move: no table cutoff or store, no
+  // pruning of the whole node.
+  const Move excluded = excluded_[ply];
+  const bool excluding = !excluded.is_none();
   const uint64_t key = pos_.key();
   TTEntry* tte = Probe(key);
   Move tt_move;
-  if (tte->key == key) {
+  const bool tt_hit = tte->key == key;
+  // Copies: the slot may be overwritten by the searches below.
+  int tt_score = 0, tt_depth = -1;
+  uint8_t tt_bound = kNone;
+  if (tt_hit) {
     tt_move = std::bit_cast<Move>(tte->move);
-    if (!pv_node && tte->depth >= depth) {
-      const int s = ScoreFromTT(tte->score, ply);
-      if (tte->bound == kExact || (tte->bound == kLower && s >= beta) ||
-          (tte->bound == kUpper && s <= alpha)) {
-        return s;
+    tt_score = ScoreFromTT(tte->score, ply);
+    tt_depth = tte->depth;
+    tt_bound = tte->bound;
+    if (!pv_node && !excluding && tte->depth >= depth) {
+      if (tte->bound == kExact || (tte->bound == kLower && tt_score >= beta) ||
+          (tte->bound == kUpper && tt_score <= alpha)) {
+        return tt_score;
       }
     }
   }
 
   const Color us = pos_.side_to_move();
-  // Reverse futility pruning: near the leaves, a static score far above beta stands.
   int static_eval = 0;
-  const bool can_prune = !pv_node && !in_check && std::abs(beta) < kMateBound;
-  if (can_prune && depth <= 6) {
-    static_eval = EvaluateChess(pos_, weights_);
-    if (static_eval - 90 * depth >= beta) return static_eval - 90 * depth;
+  if (!in_check) {
+    static_eval = tt_hit ? tte->eval : EvaluateChess(pos_, weights_);
   }
-  // Futility: at the frontier, quiet moves cannot raise a hopeless static score to alpha.
-  const bool futile = can_prune && depth <= 2 && static_eval + 120 * depth <= alpha;
+  line_eval_[ply] = in_check ? -kInf : static_eval;
+  const bool improving = !in_check && ply >= 2 && static_eval > line_eval_[ply - 2];
+  // The TT score is a better guess than the static evaluation when its bound allows.
+  int eval = static_eval;
+  if (tt_hit && !in_check && std::abs(tt_score) < kMateBound &&
+      (tt_bound & (tt_score > static_eval ? kLower : kUpper))) {
+    eval = tt_score;
+  }
+
+  const bool can_prune = !pv_node && !in_check && !excluding && std::abs(beta) < kMateBound;
+  // Reverse futility pruning: near the leaves, a static score far above beta stands.
+  if (can_prune && depth <= 7 && eval - 80 * (depth - (improving ? 1 : 0)) >= beta) {
+    return eval;
+  }
   // Null move: give the opponent a free move; if we still beat beta, prune.
-  if (null_ok && !pv_node && !in_check && depth >= 3 &&
+  if (null_ok && can_prune && depth >= 3 && eval >= beta && static_eval >= beta &&
       (pos_.pieces(us) & ~pos_.pieces(us, kPawn, kKing)) != 0) {
-    const int stand = EvaluateChess(pos_, weights_);
-    if (stand >= beta) {
-      const int r = 2 + depth / 4;
-      absl::StatusOr<Position> passed = NullMovePosition(pos_);
-      if (passed.ok()) {
-        const Position saved = pos_;
-        pos_ = *passed;
-        keys_.push_back(pos_.key());
-        const int score = -Negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
-        keys_.pop_back();
-        pos_ = saved;
-        if (aborted_) return 0;
-        if (score >= beta) return score >= kMateBound ? beta : score;
-      }
-    }
+    const int r = 3 + depth / 4 + std::min(3, (eval - beta) / 200);
+    Position::Undo undo;
+    pos_.DoNullMove(undo);
+    keys_.push_back(pos_.key());
+    line_move_[ply] = Move();
+    line_piece_[ply] = kNoPiece;
+    const int score = -Negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+    keys_.pop_back();
+    pos_.UndoNullMove(undo);
+    if (aborted_) return 0;
+    if (score >= beta) return score >= kMateBound ? beta : score;
   }
+  // Internal iterative reduction: without a TT move this node was never searched; a shallower
+  // search fills the table more cheaply.
+  if (depth >= 4 && tt_move.is_none() && !root && !excluding) --depth;
 
   MoveList list;
   GenerateLegal(pos_, list);
@@ -270,35 +435,78 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
   Move best_move;
   const int orig_alpha = alpha;
   int searched = 0;
+  Move quiets[kMaxMoves];
+  int n_quiets = 0;
+  const int lmp_limit = (3 + depth * depth) / (improving ? 1 : 2);
   for (int i = 0; i < list.size(); ++i) {
     PickNext(list, scores, i);
     const Move m = list[i];
+    if (m == excluded) continue;
     const bool capture = IsCapture(pos_, m);
     const bool quiet = !capture && m.kind() != kPromotion;
+    const bool prunable = !root && !in_check && searched > 0 && best > -kMateBound;
+    // Singular extension: when the TT move is much better than every other move (a search
+    // without it at reduced depth fails low well below its score), it is searched one ply
+    // deeper. When even the others beat beta, the node is cut at once (multi-cut).
+    int extension = 0;
+    if (m == tt_move && !root && !excluding && depth >= 7 && ply < 2 * iteration_ && tt_hit &&
+        (tt_bound & kLower) && tt_depth >= depth - 3 && std::abs(tt_score) < kMateBound) {
+      const int singular_beta = tt_score - 2 * depth;
+      excluded_[ply] = m;
+      const int s = Negamax((depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
+      excluded_[ply] = Move();
+      if (aborted_) return 0;
+      if (s < singular_beta) {
+        extension = 1;
+      } else if (singular_beta >= beta) {
+        return singular_beta;
+      }
+    }
+    // Shallow pruning that needs no move made: losing captures and quiets late in the list.
+    if (prunable && quiet && depth <= 7 && n_quiets >= lmp_limit && !pv_node) continue;
+    if (prunable && capture && depth <= 5 && scores[i] < kPromotionScore &&
+        StaticExchange(pos_, m) < -100 * depth) {
+      continue;
+    }
+    // Futility: at the frontier, quiet moves cannot raise a hopeless static score to alpha;
+    // nor is a quiet move that loses material worth a look there.
+    const bool shallow_quiet = prunable && quiet && depth <= 4;
+    const bool futile = shallow_quiet && (static_eval + 100 + 90 * depth <= alpha ||
+                                          StaticExchange(pos_, m) < -60 * depth);
+    const Piece mover = pos_.piece_on(m.from());
     Position::Undo undo;
     pos_.DoMove(m, undo);
+    __builtin_prefetch(Probe(pos_.key()));
     const bool gives_check = pos_.InCheck();
-    if (futile && quiet && !gives_check && searched > 0) {
+    if (futile && !gives_check) {
       pos_.UndoMove(m, undo);
       continue;
     }
     keys_.push_back(pos_.key());
+    line_move_[ply] = m;
+    line_piece_[ply] = mover;
     int score;
     if (searched == 0) {
-      score = -Negamax(depth - 1, ply + 1, -beta, -alpha, true);
+      score = -Negamax(depth - 1 + extension, ply + 1, -beta, -alpha, true);
     } else {
       int reduction = 0;
-      if (quiet && !in_check && !gives_check && depth >= 3 && searched >= 3) {
+      if (depth >= 3 && searched >= 2 && (quiet || scores[i] < 0)) {
         reduction = LmrReduction(depth, searched);
-        if (pv_node) reduction = std::max(0, reduction - 1);
-        reduction = std::min(reduction, depth - 2);
+        if (!pv_node) ++reduction;
+        if (!improving) ++reduction;
+        if (in_check || gives_check) --reduction;
+        if (scores[i] >= kCounterScore) --reduction;  // killers and the counter move
+        if (quiet && scores[i] < kCounterScore) reduction -= scores[i] / 10000;
+        if (pv_node) --reduction;
+        reduction = std::clamp(reduction, 0, depth - 2);
       }
-      score = -Negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, true);
+      const int new_depth = depth - 1 + extension;
+      score = -Negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
       if (!aborted_ && score > alpha && reduction > 0) {
-        score = -Negamax(depth - 1, ply + 1, -alpha - 1, -alpha, true);
+        score = -Negamax(new_depth, ply + 1, -alpha - 1, -alpha, true);
       }
       if (!aborted_ && score > alpha && score < beta) {
-        score = -Negamax(depth - 1, ply + 1, -beta, -alpha, true);
+        score = -Negamax(new_depth, ply + 1, -beta, -alpha, true);
       }
     }
     keys_.pop_back();
@@ -315,25 +523,19 @@ int ChessSearcher::Negamax(int depth, int ply, int alpha, int beta, bool null_ok
       if (score > alpha) {
         alpha = score;
         if (score >= beta) {
-          if (quiet && ply < kMaxPly) {
-            if (!(killers_[ply][0] == m)) {
-              killers_[ply][1] = killers_[ply][0];
-              killers_[ply][0] = m;
-            }
-            int& h = history_[us][m.from()][m.to()];
-            h = std::min(h + depth * depth, 1 << 20);
-          }
+          if (quiet) UpdateQuietHistory(m, quiets, n_quiets, depth, ply);
           break;
         }
       }
     }
+    if (quiet) quiets[n_quiets++] = m;
   }
-  (void)null_ok;
 
+  if (excluding) return best == -kInf ? alpha : best;
   tte->key = key;
   tte->score = int16_t(ScoreToTT(best, ply));
-  uint16_t raw = best_move.raw();
-  tte->move = raw;
+  tte->eval = int16_t(static_eval);
+  tte->move = best_move.raw();
   tte->depth = int8_t(std::min(depth, 127));
   tte->bound = best >= beta ? kLower : best > orig_alpha ? kExact : kUpper;
   return best;
@@ -371,8 +573,14 @@ SearchResult ChessSearcher::Search(const Position& pos, const std::vector<uint64
   for (auto& k : killers_) k[0] = k[1] = Move();
   for (auto& a : history_) {
     for (auto& b : a) {
-      for (int& h : b) h /= 8;
+      for (int& h : b) h /= 2;
     }
+  }
+  for (int i = 0; i < kMaxPly; ++i) {
+    line_move_[i] = Move();
+    line_piece_[i] = kNoPiece;
+    line_eval_[i] = 0;
+    excluded_[i] = Move();
   }
 
   SearchResult result;
@@ -385,7 +593,28 @@ SearchResult ChessSearcher::Search(const Position& pos, const std::vector<uint64
   for (int depth = 1; depth <= std::min(limits.depth, kMaxPly - 2); ++depth) {
     root_best_ = Move();
     iteration_ = depth;
-    const int score = Negamax(depth, 0, -kInf, kInf, false);
+    // Aspiration window around the last score, widened on each failure.
+    int delta = 30;
+    int alpha = -kInf, beta = kInf;
+    if (depth >= 5 && std::abs(best_score) < kMateBound) {
+      alpha = std::max(best_score - delta, -kInf);
+      beta = std::min(best_score + delta, kInf);
+    }
+    int score = 0;
+    while (true) {
+      score = Negamax(depth, 0, alpha, beta, false);
+      if (aborted_) break;
+      if (score <= alpha && alpha > -kInf) {
+        beta = (alpha + beta) / 2;
+        alpha = std::max(score - delta, -kInf);
+      } else if (score >= beta && beta < kInf) {
+        beta = std::min(score + delta, kInf);
+      } else {
+        break;
+      }
+      delta += delta;
+      if (delta > 1000) alpha = -kInf, beta = kInf;
+    }
     if (aborted_) {
       // A move of the unfinished iteration that beat the previous best is trusted.
       if (!root_best_.is_none() && depth > 1 && root_best_score_ > best_score) {

@@ -1,13 +1,18 @@
 // The chess searcher: negamax alpha-beta over engine/chess's Position with make/unmake.
 //
-// Iterative deepening; principal variation search (null windows after the first move);
-// a transposition table of fixed size (always-replace by depth); quiescence over captures and
-// promotions (all evasions when in check); null-move pruning (R = 2 + depth/4, not in check,
-// not in pawn endings); late-move reductions for quiet moves; move ordering TT move, captures
-// by MVV-LVA, two killers per ply, history. Repetitions of the game history or of the search
-// line score as draws. A ChessSearcher keeps its table between calls (arena-uci) unless
-// Clear() is called; the bot service builds a fresh one per request so answers depend only
-// on the request.
+// Iterative deepening with aspiration windows; principal variation search (null windows after
+// the first move); a transposition table of fixed size (always replace; the entry also keeps
+// the static evaluation) used by the main search and by quiescence; quiescence over captures
+// and queen promotions (all evasions when in check) with static-exchange (SEE) pruning of
+// losing captures; null-move pruning (Position::DoNullMove); reverse futility, futility,
+// late-move and SEE pruning near the leaves; late-move reductions; check and singular
+// extensions; move
+// ordering TT move, winning and even captures by MVV-LVA, queen promotions, two killers per
+// ply, a counter move, history and continuation history (with a malus for quiet moves that
+// failed), losing captures last. Repetitions of the game history or of the search line score
+// as draws. A ChessSearcher keeps its tables between calls (arena-uci) unless Clear() is
+// called; the bot service builds a fresh one per request so answers depend only on the
+// request.
 #pragma once
 
 #include <cstdint>
@@ -43,8 +48,9 @@ class ChessSearcher {
   struct TTEntry {
     uint64_t key = 0;
     int16_t score = 0;
+    int16_t eval = 0;  // static evaluation of the position
     uint16_t move = 0;
-    int8_t depth = -1;
+    int8_t depth = -1;  // 0 = stored by quiescence
     uint8_t bound = 0;
   };
   int Negamax(int depth, int ply, int alpha, int beta, bool null_ok);
@@ -52,7 +58,9 @@ class ChessSearcher {
   bool IsRepetition() const;
   bool OutOfBudget();
   void OrderMoves(const engine::chess::MoveList& list, engine::chess::Move tt_move, int ply,
-                  int* scores) const;
+                  int* scores);
+  void UpdateQuietHistory(engine::chess::Move best, const engine::chess::Move* tried, int n,
+                          int depth, int ply);
   TTEntry* Probe(uint64_t key);
   std::vector<std::string> ExtractPv(int max_len);
 
@@ -64,6 +72,15 @@ class ChessSearcher {
   int game_keys_ = 0;
   engine::chess::Move killers_[kMaxPly][2];
   int history_[2][64][64];
+  engine::chess::Move counter_[16][64];  // reply that refuted [piece][to] last time
+  // Continuation history: how good moving [piece][to] was right after [piece][to] one or two
+  // plies earlier; 16*64 tables of 16*64 entries.
+  std::vector<int16_t> cont_hist_;
+  int16_t* ContHist(int ply, int back);
+  engine::chess::Move line_move_[kMaxPly];    // move made at each ply of the current line
+  engine::chess::Piece line_piece_[kMaxPly];  // the piece that made it (kNoPiece for null)
+  int line_eval_[kMaxPly];                    // static evaluation at each ply
+  engine::chess::Move excluded_[kMaxPly];     // move left out by a singular-extension search
   uint64_t root_noise_seed_ = 0;
   SearchLimits limits_;
   int64_t nodes_ = 0;
@@ -76,5 +93,11 @@ class ChessSearcher {
 // Greedy one-ply choice (level 1): the move whose resulting static evaluation is best, ties
 // broken by `seed`.
 engine::chess::Move ChessGreedyMove(const engine::chess::Position& pos, uint64_t seed);
+
+// Static exchange evaluation of a legal move: the material (pawn 100, minor 320/330, rook 500,
+// queen 950) the mover wins if both sides then keep recapturing on the target square with
+// their least valuable attacker, each free to stop (x-rays through the square are seen; pins
+// are not). 0 for castling; a quiet move onto a defended square is negative.
+int StaticExchange(const engine::chess::Position& pos, engine::chess::Move m);
 
 }  // namespace arena::bots

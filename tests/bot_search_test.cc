@@ -5,8 +5,14 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 #include <atomic>
+#include <cctype>
 #include <memory>
 #include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 #include "bots/bot.h"
 #include "bots/chess_search.h"
@@ -137,6 +143,104 @@ TEST(ChessSearch, RepetitionInHistoryScoresAsDraw) {
   auto a = ChooseBotMoveForState(**s, req);
   ASSERT_TRUE(a.ok());
   EXPECT_TRUE(IsLegal(**s, a->result.move));
+}
+
+engine::chess::Position ChessFen(const std::string& fen) {
+  auto pos = engine::chess::Position::FromFen(fen);
+  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
+  return *pos;
+}
+
+int SeeOf(const std::string& fen, const std::string& uci) {
+  const engine::chess::Position pos = ChessFen(fen);
+  auto m = engine::chess::ParseUci(pos, uci);
+  EXPECT_TRUE(m.ok()) << uci;
+  return StaticExchange(pos, *m);
+}
+
+TEST(ChessSee, KnownExchanges) {
+  // An undefended pawn.
+  EXPECT_EQ(SeeOf("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"), 100);
+  // Nxe5 Nxe5 and White stops: the knight for a pawn (x-rays behind the rook and bishop).
+  EXPECT_EQ(SeeOf("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5"), 100 - 320);
+  // A queen stepping onto a square a pawn guards.
+  EXPECT_EQ(SeeOf("4k3/8/8/3p4/8/8/8/2Q1K3 w - - 0 1", "c1c4"), -950);
+  // A quiet move to a safe square, castling, and a defended pawn taken by a pawn.
+  EXPECT_EQ(SeeOf("4k3/8/8/3p4/8/8/8/2Q1K3 w - - 0 1", "c1c2"), 0);
+  EXPECT_EQ(SeeOf("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"), 0);
+  EXPECT_EQ(SeeOf("4k3/8/4p3/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 0);
+  // En passant wins the pawn; a rook taking a pawn defended by a pawn loses the exchange.
+  EXPECT_EQ(SeeOf("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), 100);
+  EXPECT_EQ(SeeOf("4k3/4p3/3p4/8/8/8/8/3RK3 w - - 0 1", "d1d6"), 100 - 500);
+}
+
+// The same position with colours swapped (board mirrored top to bottom).
+std::string FlipFen(const std::string& fen) {
+  std::vector<std::string> f = absl::StrSplit(fen, ' ');
+  std::vector<std::string> rows = absl::StrSplit(f[0], '/');
+  std::string placement;
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+    for (char& ch : *it) ch = std::isupper(ch) ? char(std::tolower(ch)) : char(std::toupper(ch));
+    placement += (placement.empty() ? "" : "/") + *it;
+  }
+  std::string castling;
+  for (char want : std::string("KQkq")) {
+    for (char ch : f[2]) {
+      if (ch != '-' &&
+          (std::isupper(ch) ? char(std::tolower(ch)) : char(std::toupper(ch))) == want) {
+        castling += want;
+      }
+    }
+  }
+  std::string ep = f[3];
+  if (ep != "-") ep[1] = ep[1] == '3' ? '6' : '3';
+  return absl::StrCat(placement, f[1] == "w" ? " b " : " w ", castling.empty() ? "-" : castling,
+                      " ", ep, " ", f[4], " ", f[5]);
+}
+
+TEST(ChessEval, SymmetricUnderColourFlip) {
+  const ChessEvalWeights& w = DefaultChessEvalWeights();
+  for (const std::string fen : {
+           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+           "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+           "6k1/5pp1/4p2p/8/3P4/4PK2/5PPP/8 b - - 0 1",
+           "8/8/4k3/8/2b5/8/3B1K2/8 w - - 0 1",
+       }) {
+    const std::string flipped = FlipFen(fen);
+    EXPECT_EQ(EvaluateChess(ChessFen(fen), w), EvaluateChess(ChessFen(flipped), w))
+        << fen << " vs " << flipped;
+  }
+  // Material counts: a queen up is far ahead, from either side's view.
+  EXPECT_GT(EvaluateChess(ChessFen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), w), 700);
+  EXPECT_LT(EvaluateChess(ChessFen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1"), w), -700);
+  // A lone minor piece more cannot win: scaled to nothing.
+  EXPECT_EQ(EvaluateChess(ChessFen("4k3/8/8/8/8/8/8/3NK3 w - - 0 1"), w), w.tempo);
+}
+
+// A few well-known tactics, each found within a modest node budget.
+TEST(ChessSearch, FindsKnownTactics) {
+  struct Case {
+    const char* fen;
+    const char* best;
+  };
+  for (const Case& c : {
+           // Qg6!! mates.
+           Case{"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6"},
+           // Rg3 wins the queen-side of the exchange (pin along the g-file).
+           Case{"5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1", "e3g3"},
+           // Ne3! traps the queen: the f-pawn is pinned.
+           Case{"rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1", "g4e3"},
+           // Qxh7+ mates.
+           Case{"r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", "h6h7"},
+       }) {
+    ChessSearcher searcher(4);
+    SearchLimits limits;
+    limits.nodes = 400000;
+    const SearchResult r = searcher.Search(ChessFen(c.fen), {}, limits);
+    EXPECT_EQ(r.move, c.best) << c.fen;
+  }
 }
 
 TEST(BotRequests, PreciseErrors) {

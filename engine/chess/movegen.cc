@@ -14,10 +14,12 @@ inline Move* Emit(Move* out, int& count, Square from, Bitboard targets) {
   return out;
 }
 
-template <bool kCount>
+template <bool kCount, bool kQueenOnly = false>
 inline Move* EmitPromotions(Move* out, int& count, Square from, Square to) {
   if constexpr (kCount) {
     count += 4;
+  } else if constexpr (kQueenOnly) {
+    *out++ = Move(from, to, kPromotion, kQueen);
   } else {
     *out++ = Move(from, to, kPromotion, kQueen);
     *out++ = Move(from, to, kPromotion, kRook);
@@ -41,20 +43,22 @@ inline Move* EmitPawnSet(Move* out, int& count, Bitboard targets, int delta) {
   return out;
 }
 
-template <bool kCount>
+template <bool kCount, bool kQueenOnly = false>
 inline Move* EmitPromotionSet(Move* out, int& count, Bitboard targets, int delta) {
   if constexpr (kCount) {
     count += 4 * PopCount(targets);
   } else {
     while (targets) {
       Square to = PopLsb(targets);
-      out = EmitPromotions<false>(out, count, Square(to - delta), to);
+      out = EmitPromotions<false, kQueenOnly>(out, count, Square(to - delta), to);
     }
   }
   return out;
 }
 
-template <Color kUs, bool kCount>
+// kTactical (with !kCount): when not in check, only captures (en passant included) and
+// promotions to a queen; in check, every evasion as usual.
+template <Color kUs, bool kCount, bool kTactical = false>
 int Generate(const Position& pos, Move* const begin) {
   constexpr Color kThem = ~kUs;
   constexpr int kUp = kUs == kWhite ? 8 : -8;
@@ -78,18 +82,22 @@ int Generate(const Position& pos, Move* const begin) {
   for (Bitboard b = their_diag; b;) danger |= BishopAttacks(PopLsb(b), occ_no_king);
   for (Bitboard b = their_orth; b;) danger |= RookAttacks(PopLsb(b), occ_no_king);
 
-  out = Emit<kCount>(out, count, ksq, KingAttacks(ksq) & ~us & ~danger);
-
   const Bitboard checkers =
       (danger & SquareBB(ksq))
           ? ((PawnAttacks(kUs, ksq) & pos.pieces(kThem, kPawn)) |
              (KnightAttacks(ksq) & pos.pieces(kThem, kKnight)) |
              (BishopAttacks(ksq, occ) & their_diag) | (RookAttacks(ksq, occ) & their_orth))
           : 0;
+  // Tactical generation narrows to captures only when not in check.
+  const bool tactical = kTactical && !checkers;
+  out = Emit<kCount>(out, count, ksq, KingAttacks(ksq) & (tactical ? them : ~us) & ~danger);
   if (MoreThanOne(checkers)) return kCount ? count : int(out - begin);
 
-  // Where non-king moves may land: anywhere not ours, or onto the check ray when in check.
-  const Bitboard target = checkers ? (Between(ksq, Lsb(checkers)) | checkers) : ~us;
+  // Where non-king moves may land: anywhere not ours, or onto the check ray when in check
+  // (only onto enemy pieces in tactical generation).
+  const Bitboard target = checkers   ? (Between(ksq, Lsb(checkers)) | checkers)
+                          : tactical ? them
+                                     : ~us;
 
   // Pinned pieces: ours, alone between the king and an enemy slider on the same line.
   Bitboard pinned = 0;
@@ -109,26 +117,39 @@ int Generate(const Position& pos, Move* const begin) {
     const Bitboard file_pinned = pawns & pinned & (kFileA << FileOf(ksq));
     const Bitboard pushers = free_pawns | file_pinned;
     Bitboard single = Shift<kUp>(pushers) & empty;
-    Bitboard dbl = Shift<kUp>(single & kThirdRank) & empty & target;
-    single &= target;
-    out = EmitPawnSet<kCount>(out, count, single & ~kPromoRank, kUp);
-    out = EmitPromotionSet<kCount>(out, count, single & kPromoRank, kUp);
-    out = EmitPawnSet<kCount>(out, count, dbl, 2 * kUp);
+    if (tactical) {
+      // Pushes only onto the last rank, promoting to a queen.
+      single &= kPromoRank;
+      out = EmitPromotionSet<kCount, true>(out, count, single, kUp);
+    } else {
+      Bitboard dbl = Shift<kUp>(single & kThirdRank) & empty & target;
+      single &= target;
+      out = EmitPawnSet<kCount>(out, count, single & ~kPromoRank, kUp);
+      out = EmitPromotionSet<kCount>(out, count, single & kPromoRank, kUp);
+      out = EmitPawnSet<kCount>(out, count, dbl, 2 * kUp);
+    }
 
     const Bitboard capture_targets = them & target;
     Bitboard left = Shift<kUpLeft>(free_pawns) & capture_targets;
     Bitboard right = Shift<kUpRight>(free_pawns) & capture_targets;
     out = EmitPawnSet<kCount>(out, count, left & ~kPromoRank, kUpLeft);
-    out = EmitPromotionSet<kCount>(out, count, left & kPromoRank, kUpLeft);
     out = EmitPawnSet<kCount>(out, count, right & ~kPromoRank, kUpRight);
-    out = EmitPromotionSet<kCount>(out, count, right & kPromoRank, kUpRight);
+    if (tactical) {
+      out = EmitPromotionSet<kCount, true>(out, count, left & kPromoRank, kUpLeft);
+      out = EmitPromotionSet<kCount, true>(out, count, right & kPromoRank, kUpRight);
+    } else {
+      out = EmitPromotionSet<kCount>(out, count, left & kPromoRank, kUpLeft);
+      out = EmitPromotionSet<kCount>(out, count, right & kPromoRank, kUpRight);
+    }
 
     // Diagonally pinned pawns: captures along the pin line only. Never legal while in check.
     if (!checkers) {
       for (Bitboard b = pawns & pinned & ~file_pinned; b;) {
         Square from = PopLsb(b);
         Bitboard caps = PawnAttacks(kUs, from) & them & Line(ksq, from);
-        if (caps & kPromoRank) {
+        if ((caps & kPromoRank) && tactical) {
+          out = EmitPromotions<kCount, true>(out, count, from, Lsb(caps));
+        } else if (caps & kPromoRank) {
           out = EmitPromotions<kCount>(out, count, from, Lsb(caps));
         } else {
           out = Emit<kCount>(out, count, from, caps);
@@ -192,7 +213,7 @@ int Generate(const Position& pos, Move* const begin) {
     constexpr Bitboard kOOPath = Bitboard{0x60} << (kUs == kWhite ? 0 : 56);
     constexpr Bitboard kOOOPath = Bitboard{0x0E} << (kUs == kWhite ? 0 : 56);
     constexpr Bitboard kOOOSafe = Bitboard{0x0C} << (kUs == kWhite ? 0 : 56);
-    const uint8_t rights = pos.castling_rights();
+    const uint8_t rights = tactical ? 0 : pos.castling_rights();
     if ((rights & kOO) && !(occ & kOOPath) && !(danger & kOOPath)) {
       if constexpr (kCount) {
         ++count;
@@ -231,6 +252,11 @@ uint64_t PerftImpl(Position& pos, int depth) {
 void GenerateLegal(const Position& pos, MoveList& list) {
   list.set_size(pos.side_to_move() == kWhite ? Generate<kWhite, false>(pos, list.data())
                                              : Generate<kBlack, false>(pos, list.data()));
+}
+
+void GenerateTactical(const Position& pos, MoveList& list) {
+  list.set_size(pos.side_to_move() == kWhite ? Generate<kWhite, false, true>(pos, list.data())
+                                             : Generate<kBlack, false, true>(pos, list.data()));
 }
 
 int CountLegal(const Position& pos) {

@@ -40,6 +40,10 @@ class MoveList {
 
 // Fills `list` with every legal move of the side to move (in generation order).
 void GenerateLegal(const Position& pos, MoveList& list);
+// Quiescence moves: when the side to move is not in check, the legal captures (en passant
+// included; a capture that promotes promotes to a queen) and queen promotions by a push; in
+// check, every legal move (all evasions), as GenerateLegal.
+void GenerateTactical(const Position& pos, MoveList& list);
 // The number of legal moves, without building the list.
 int CountLegal(const Position& pos);
 // Leaf nodes of the legal move tree `depth` plies deep; 1 at depth 0.

@@ -1,7 +1,9 @@
 #include "engine/chess/movegen.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -87,6 +89,46 @@ TEST(MovegenTest, CountMatchesListAndKeysAreIncremental) {
       EXPECT_EQ(child.key(), pos->key());
     }
   }
+}
+
+// Walks the tree `depth` plies deep and checks at every node that GenerateTactical gives
+// exactly the legal captures and queen promotions (every legal move when in check).
+void CheckTactical(Position& pos, int depth, int& nodes) {
+  MoveList all, tactical;
+  GenerateLegal(pos, all);
+  GenerateTactical(pos, tactical);
+  ++nodes;
+  std::vector<uint16_t> want, got;
+  const bool in_check = pos.InCheck();
+  for (Move m : all) {
+    const bool capture = pos.piece_on(m.to()) != kNoPiece || m.kind() == kEnPassant;
+    const bool under_promo = m.kind() == kPromotion && m.promotion() != kQueen;
+    const bool queen_promo = m.kind() == kPromotion && !under_promo;
+    if (in_check || (capture && !under_promo) || queen_promo) want.push_back(m.raw());
+  }
+  for (Move m : tactical) got.push_back(m.raw());
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  ASSERT_EQ(got, want) << pos.Fen();
+  if (depth == 0) return;
+  for (Move m : all) {
+    Position::Undo undo;
+    pos.DoMove(m, undo);
+    CheckTactical(pos, depth - 1, nodes);
+    pos.UndoMove(m, undo);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(MovegenTest, TacticalIsTheLegalCapturesAndQueenPromotions) {
+  int nodes = 0;
+  for (const PerftCase& c : kSuite) {
+    auto pos = Position::FromFen(c.fen);
+    ASSERT_TRUE(pos.ok());
+    CheckTactical(*pos, 2, nodes);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(nodes, 5000);
 }
 
 }  // namespace

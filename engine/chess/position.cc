@@ -481,4 +481,31 @@ void Position::UndoMove(Move m, const Undo& undo) {
   castling_ = undo.castling;
 }
 
+void Position::DoNullMove(Undo& undo) {
+  assert(!InCheck());
+  undo.key = key_;
+  undo.rule50 = rule50_;
+  undo.ep = ep_;
+  undo.castling = castling_;
+  undo.captured = kNoPiece;
+  uint64_t key = key_ ^ kZobrist.side;
+  if (ep_ != kNoSquare) {
+    key ^= kZobrist.ep[FileOf(ep_)];
+    ep_ = kNoSquare;
+  }
+  rule50_ = 0;
+  if (side_ == kBlack) ++fullmove_;
+  side_ = ~side_;
+  key_ = key;
+}
+
+void Position::UndoNullMove(const Undo& undo) {
+  side_ = ~side_;
+  if (side_ == kBlack) --fullmove_;
+  key_ = undo.key;
+  rule50_ = undo.rule50;
+  ep_ = undo.ep;
+  castling_ = undo.castling;
+}
+
 }  // namespace arena::engine::chess

@@ -86,6 +86,11 @@ class Position {
   // --- Moves ---------------------------------------------------------------------------
   void DoMove(Move m, Undo& undo);
   void UndoMove(Move m, const Undo& undo);
+  // The null move (for search): the other side to move, no en-passant square, nothing else
+  // moved. The fifty-move counter restarts at 0 so a repetition check never looks back across
+  // it. Only for a side not in check; UndoNullMove must get the Undo DoNullMove filled.
+  void DoNullMove(Undo& undo);
+  void UndoNullMove(const Undo& undo);
 
  private:
   void PutPiece(Piece p, Square s);

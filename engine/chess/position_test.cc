@@ -132,6 +132,36 @@ TEST(PositionTest, RepetitionKeyIgnoresAnEpSquareNoCaptureCanUse) {
   EXPECT_NE(legal->RepetitionKey(), plain->RepetitionKey());
 }
 
+TEST(PositionTest, NullMoveRoundTrip) {
+  // With an ep square (black to move may take on e3), in the middle of a game.
+  auto pos = Position::FromFen("rnbqkbnr/ppp1pppp/8/8/3pP3/5N2/PPPP1PPP/RNBQKB1R b KQkq e3 0 3");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  ASSERT_NE(pos->ep_square(), kNoSquare);
+  const std::string fen = pos->Fen();
+  const uint64_t key = pos->key();
+  Position::Undo undo;
+  pos->DoNullMove(undo);
+  EXPECT_EQ(pos->side_to_move(), kWhite);
+  EXPECT_EQ(pos->ep_square(), kNoSquare);
+  EXPECT_EQ(pos->rule50(), 0);
+  EXPECT_EQ(pos->fullmove(), 4);
+  // The incremental key is the key of the same placement with White to move and no ep square.
+  auto passed = Position::FromFen("rnbqkbnr/ppp1pppp/8/8/3pP3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 4");
+  ASSERT_TRUE(passed.ok());
+  EXPECT_EQ(pos->key(), passed->key());
+  EXPECT_EQ(pos->Fen(), passed->Fen());
+  pos->UndoNullMove(undo);
+  EXPECT_EQ(pos->Fen(), fen);
+  EXPECT_EQ(pos->key(), key);
+  // Moves still make and unmake after a null move.
+  pos->DoNullMove(undo);
+  MoveList list;
+  GenerateLegal(*pos, list);
+  EXPECT_EQ(list.size(), CountLegal(*passed));
+  pos->UndoNullMove(undo);
+  EXPECT_EQ(pos->Fen(), fen);
+}
+
 // En-passant legality edge cases, each checked by its exact legal move count.
 TEST(MovegenEdgeTest, EnPassantPins) {
   struct Case {
