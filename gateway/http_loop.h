@@ -109,9 +109,9 @@ class HttpLoop {
   void Wake();
   void Launch(std::unique_ptr<Transfer> transfer);
   void Complete(CURL* easy, CURLcode code);
-  // Runs curl's expired timers when its deadline has passed, then completes finished
-  // transfers.
+  // Hands an event on `fd` (or CURL_SOCKET_TIMEOUT: curl's deadline passed) to curl.
   void DriveCurl(int fd, int events);
+  // Completes every transfer curl reports finished.
   void Drain();
   CURL* AcquireEasy();
   void ReleaseEasy(CURL* easy);

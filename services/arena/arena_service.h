@@ -7,12 +7,8 @@
 // delays ledger calls.
 #pragma once
 
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "arena/v1/arena.grpc.pb.h"
@@ -22,26 +18,11 @@
 #include "services/arena/seat_driver.h"
 #include "services/arena/service_clients.h"
 #include "services/common/service_auth.h"
+#include "services/common/work_queue.h"
 
 namespace arena::service {
 
-// A fixed set of threads running queued work, with a bound on the queue.
-class WorkQueue {
- public:
-  WorkQueue(int threads, size_t max_queued);
-  ~WorkQueue();
-  // False when the queue is full (the caller answers RESOURCE_EXHAUSTED).
-  bool Submit(std::function<void()> work);
-
- private:
-  void Loop();
-  const size_t max_queued_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
-};
+using common::WorkQueue;
 
 // What the table, league and history RPCs work with. Every pointer is null when arena runs
 // without the other services' addresses (then those RPCs answer UNAVAILABLE after checking

@@ -1,57 +1,16 @@
 #include "services/llm_gateway/gateway_service.h"
 
-#include <pthread.h>
-
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
 
 namespace arena::llm_gateway {
-
-Finisher::Finisher() {
-  thread_ = std::thread([this] { Run(); });
-  pthread_setname_np(thread_.native_handle(), "gw-finish");
-}
-
-Finisher::~Finisher() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_one();
-  thread_.join();
-}
-
-void Finisher::Post(std::function<void()> task) {
-  bool was_empty;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    was_empty = tasks_.empty();
-    tasks_.push_back(std::move(task));
-  }
-  // A non-empty queue has its wakeup on the way: a burst of replies costs one.
-  if (was_empty) cv_.notify_one();
-}
-
-void Finisher::Run() {
-  std::vector<std::function<void()>> batch;
-  while (true) {
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
-      if (tasks_.empty()) return;  // stopping, nothing left
-      batch.swap(tasks_);
-    }
-    for (auto& task : batch) task();
-    batch.clear();
-  }
-}
 
 void GatewayService::FinishLater(grpc::ServerUnaryReactor* reactor, grpc::Status status) {
   // A reply alone is sent at once: a hand-off would only add a thread wake-up to its
   // latency. Replies that arrived together go to the finisher, except the last, so the loop
   // reaches the next one sooner.
   if (gateway_->OnLoopThread() && gateway_->MoreRepliesWaiting()) {
-    finisher_.Post([reactor, status = std::move(status)] { reactor->Finish(status); });
+    finisher_.Submit([reactor, status = std::move(status)] { reactor->Finish(status); });
   } else {
     reactor->Finish(status);
   }

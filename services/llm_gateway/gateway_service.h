@@ -7,35 +7,14 @@
 // is finished at once on the loop (a hand-off would only add a thread wake-up).
 #pragma once
 
-#include <condition_variable>
-#include <functional>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include <limits>
 
 #include "arena/v1/gateway.grpc.pb.h"
 #include "gateway/model_gateway.h"
 #include "services/common/service_auth.h"
+#include "services/common/work_queue.h"
 
 namespace arena::llm_gateway {
-
-// One thread running posted tasks in order (a fixed thread, whatever the number of calls).
-class Finisher {
- public:
-  Finisher();
-  ~Finisher();  // runs what is queued, then joins
-  Finisher(const Finisher&) = delete;
-  Finisher& operator=(const Finisher&) = delete;
-  void Post(std::function<void()> task);
-
- private:
-  void Run();
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::function<void()>> tasks_;
-  bool stop_ = false;
-  std::thread thread_;
-};
 
 class GatewayService final : public arena::v1::ModelGatewayService::CallbackService {
  public:
@@ -63,7 +42,7 @@ class GatewayService final : public arena::v1::ModelGatewayService::CallbackServ
 
   gateway::ModelGateway* gateway_;
   common::ServiceAuthenticator auth_;
-  Finisher finisher_;
+  common::WorkQueue finisher_{1, std::numeric_limits<size_t>::max(), "gw-finish"};
 };
 
 }  // namespace arena::llm_gateway
