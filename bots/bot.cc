@@ -22,6 +22,7 @@ SearchLimits LimitsFor(const BotRequest& req, int seats) {
   limits.nodes = req.node_budget > 0 ? req.node_budget : LevelNodeBudget(req.level, seats);
   limits.stop = req.stop;
   limits.seed = req.seed;
+  if (req.max_depth > 0) limits.depth = req.max_depth;
   return limits;
 }
 

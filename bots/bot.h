@@ -26,6 +26,7 @@ struct BotRequest {
   int seat = 0;
   int level = 4;
   int64_t node_budget = 0;  // 0 = the level's own
+  int max_depth = 0;        // 0 = no depth limit (tools and experiments; not in the RPC)
   uint64_t seed = 0;
   std::string algorithm;  // "" default; "paranoid", "brs", "maxn", "mcts" to override
   const std::atomic<bool>* stop = nullptr;

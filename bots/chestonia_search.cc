@@ -240,14 +240,10 @@ int ChestoniaSearcher::Quiesce(const Position& pos, int ply, int alpha, int beta
     beta = std::min(beta, stand);
   }
   int best = stand;
+  // Only captures, in MVV-LVA order.
   auto list = std::make_unique<MoveList>();
-  GenerateLegalMoves(pos, *list);
-  // Only captures; keep them in MVV-LVA order.
-  int n = 0;
-  for (int i = 0; i < list->size; ++i) {
-    if (IsCapture(pos, list->moves[i])) list->moves[n++] = list->moves[i];
-  }
-  list->size = n;
+  GenerateLegalCaptures(pos, *list);
+  const int n = list->size;
   std::vector<int> scores(n);
   Order(pos, *list, Move{}, 128, scores.data());
   for (int i = 0; i < n; ++i) {

@@ -61,6 +61,21 @@ std::vector<Move> FastMoves(const Position& pos) {
   return std::vector<Move>(list->begin(), list->end());
 }
 
+// The captures of the full legal list, in its order (what GenerateLegalCaptures must give).
+std::vector<Move> CapturesOf(const Position& pos, const std::vector<Move>& moves) {
+  std::vector<Move> out;
+  for (const Move m : moves) {
+    if (pos.cells[m.to]) out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<Move> FastCaptures(const Position& pos) {
+  auto list = std::make_unique<MoveList>();
+  GenerateLegalCaptures(pos, *list);
+  return std::vector<Move>(list->begin(), list->end());
+}
+
 // Positions gathered from the random games for the perft comparison.
 std::vector<Position>& Collected() {
   static std::vector<Position> positions;
@@ -82,7 +97,9 @@ TEST(AgreementTest, RandomGamesEndByTheRulesAndRoundTrip) {
       ASSERT_TRUE(parsed.ok()) << parsed.status() << "\n" << text;
       ASSERT_EQ(SerializePosition(*parsed), text);
       if (pos.phase == Phase::kMove) {
-        ASSERT_EQ(Sorted(FastMoves(pos)), Sorted(naive::LegalMoves(pos))) << text;
+        const std::vector<Move> fast = FastMoves(pos);
+        ASSERT_EQ(Sorted(fast), Sorted(naive::LegalMoves(pos))) << text;
+        ASSERT_EQ(FastCaptures(pos), CapturesOf(pos, fast)) << text;
         ++move_checks;
         if (static_cast<int>(Collected().size()) < wanted && rng() % 8 == 0) {
           Position p = pos;

@@ -200,10 +200,20 @@ inline bool SafeAfter(std::array<Piece, kNumCells>& scratch, Move m, int king, u
   return safe;
 }
 
+// Keeps the moves from `start` on that land on an occupied cell (captures), in order.
+void KeepCaptures(const Position& pos, MoveList& list, int start) {
+  int n = start;
+  for (int i = start; i < list.size; ++i) {
+    if (pos.cells[list.moves[i].to]) list.moves[n++] = list.moves[i];
+  }
+  list.size = n;
+}
+
 // Legal moves of pos.turn outside reverse chess. With `stop_at_first`, returns as soon as one
-// legal move is in the list.
-void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first,
-                        bool* in_check_out) {
+// legal move is in the list; with `captures_only`, only captures are kept, and quiet moves are
+// dropped before any legality test.
+void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first, bool* in_check_out,
+                        bool captures_only = false) {
   const int seat = pos.turn;
   const int king = pos.king[seat];
   list.size = 0;
@@ -219,6 +229,7 @@ void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first,
   if (in_check) {
     // Rare: try every move.
     GeneratePseudoMoves(pos, seat, list);
+    if (captures_only) KeepCaptures(pos, list, 0);
     int n = 0;
     for (int i = 0; i < list.size; ++i) {
       if (SafeAfter(scratch, list.moves[i], king, attackers, layout)) {
@@ -237,6 +248,7 @@ void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first,
     if (done || from == king) return;
     const int start = list.size;
     AddPieceMoves(gen, from, list);
+    if (captures_only) KeepCaptures(pos, list, start);
     if (pins.pinned.Test(from)) {
       // A pinned piece stays on the line between its king and the pinner.
       int n = start;
@@ -251,6 +263,7 @@ void GenerateChessMoves(const Position& pos, MoveList& list, bool stop_at_first,
   if (done) return;
   const int start = list.size;
   AddPieceMoves(gen, king, list);
+  if (captures_only) KeepCaptures(pos, list, start);
   int n = start;
   for (int i = start; i < list.size; ++i) {
     if (SafeAfter(scratch, list.moves[i], king, attackers, layout)) list.moves[n++] = list.moves[i];
@@ -276,6 +289,15 @@ void GenerateLegalMoves(const Position& pos, MoveList& list, bool* in_check) {
   }
   GenerateChessMoves(pos, list, false, in_check);
   if (FirstMoveRestricted(pos)) FilterFirstMove(pos, list);
+}
+
+void GenerateLegalCaptures(const Position& pos, MoveList& list) {
+  if (pos.rules.reverse || FirstMoveRestricted(pos)) {
+    GenerateLegalMoves(pos, list);
+    KeepCaptures(pos, list, 0);
+    return;
+  }
+  GenerateChessMoves(pos, list, false, nullptr, true);
 }
 
 int CountLegalMoves(const Position& pos) {

@@ -35,6 +35,9 @@ void GeneratePseudoMoves(const Position& pos, int seat, MoveList& list);
 // The legal moves of pos.turn (in cell order of the moving piece, then of the ray walk).
 // With `in_check`, also reports whether pos.turn's king is attacked now.
 void GenerateLegalMoves(const Position& pos, MoveList& list, bool* in_check = nullptr);
+// The legal moves of pos.turn that capture, in the order GenerateLegalMoves gives them (the
+// same list as filtering its result; quiescence search uses it to skip proving quiet king moves).
+void GenerateLegalCaptures(const Position& pos, MoveList& list);
 int CountLegalMoves(const Position& pos);
 // With `in_check`, also reports whether pos.turn's king is attacked now.
 bool HasLegalMove(const Position& pos, bool* in_check = nullptr);

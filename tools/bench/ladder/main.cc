@@ -1,7 +1,10 @@
 // ladder: bots against bots for any game through the facade, printing the score matrix.
 //
-// Contestants are "level", "level:algorithm" or "level:algorithm:nodes" (e.g. 3, 5:brs,
-// 5:paranoid, 4:mcts, 4::50000 = level 4's search with a budget of 50,000 nodes). Every
+// Contestants are "level", "level:algorithm", "level:algorithm:nodes" or
+// "level:algorithm:nodes:depth" (e.g. 3, 5:brs, 5:paranoid, 4:mcts, 4::50000 = level 4's
+// search with a budget of 50,000 nodes, 4::0:5 = level 4's search to depth 5 at most, the
+// level's own budget). After the matrix, each contestant's mean completed depth and nodes per
+// searched move are printed. Every
 // pair plays `--games` games per seating: with two seats both colour orders; with three seats
 // both 2-against-1 compositions (AAB and ABB) in every seating (the odd one in each of the
 // three seats). A game's score for A against B is, over every (A seat, B seat) pair, 1 when A
@@ -38,6 +41,9 @@ struct Contestant {
   int level = 1;
   std::string algorithm;
   int64_t nodes = 0;  // 0: the level's own budget
+  int depth = 0;      // 0: no depth limit
+  // Over its searched moves (level 2 and up, not dart decisions).
+  int64_t moves = 0, depth_sum = 0, nodes_sum = 0;
 };
 
 std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
@@ -110,6 +116,7 @@ int main(int argc, char** argv) {
     x.level = std::atoi(parts[0].c_str());
     if (parts.size() > 1) x.algorithm = parts[1];
     if (parts.size() > 2) x.nodes = std::atoll(parts[2].c_str());
+    if (parts.size() > 3) x.depth = std::atoi(parts[3].c_str());
     cs.push_back(x);
   }
   const int n = int(cs.size());
@@ -126,7 +133,7 @@ int main(int argc, char** argv) {
         (void)s->Apply(arena::bots::SampleChance(*s, rng));
         continue;
       }
-      const Contestant& c = cs[who[s->ToMove()]];
+      Contestant& c = cs[who[s->ToMove()]];
       BotRequest req;
       req.game = game_id;
       req.variant = variant_text;
@@ -134,12 +141,18 @@ int main(int argc, char** argv) {
       req.level = c.level;
       req.algorithm = c.algorithm;
       req.node_budget = c.nodes;
+      req.max_depth = c.depth;
       req.seed = rng.Next();
       auto a = arena::bots::ChooseBotMoveForState(*s, req);
       if (!a.ok() || !s->Apply(a->result.move).ok()) {
         std::fprintf(stderr, "bot failed: %s\n",
                      a.ok() ? a->result.move.c_str() : std::string(a.status().message()).c_str());
         break;
+      }
+      if (a->result.depth > 0) {
+        ++c.moves;
+        c.depth_sum += a->result.depth;
+        c.nodes_sum += a->result.nodes;
       }
     }
     ++total_games;
@@ -205,6 +218,13 @@ int main(int argc, char** argv) {
       }
     }
     std::printf("\n");
+  }
+  std::printf("searched moves: mean completed depth, mean nodes\n");
+  for (const auto& c : cs) {
+    if (c.moves == 0) continue;
+    std::printf("%12s  %6.2f  %10.0f  (%lld moves)\n", c.name.c_str(),
+                double(c.depth_sum) / double(c.moves), double(c.nodes_sum) / double(c.moves),
+                static_cast<long long>(c.moves));
   }
   return 0;
 }
