@@ -53,12 +53,27 @@ bool IsCapture(const Position& pos, Move m) {
   return pos.cells[m.to] != 0;
 }
 
-// Row of a cell as seen from seat `seat`'s rim (0 = its rim row).
-int RowFromRim(int cell, int seat, const Position& pos) {
-  const hex::Grid& g = BoardGrid();
-  const int sixths = pos.layout().seats[seat].sixths;
-  const int c = g.Rotated(cell, (6 - sixths) % 6);
-  return g.At(c).r + kRadius;
+// Row of each cell as seen from each seat's rim (0 = its rim row), per player count: the
+// evaluation reads it for every pawn of every leaf.
+struct RimRows {
+  std::array<std::array<int8_t, kNumCells>, kMaxSeats> row[2];  // [players - 2][seat][cell]
+  RimRows() {
+    const hex::Grid& g = BoardGrid();
+    for (int players = 2; players <= 3; ++players) {
+      const Layout& layout = LayoutFor(players);
+      for (int seat = 0; seat < players; ++seat) {
+        const int sixths = layout.seats[seat].sixths;
+        for (int cell = 0; cell < kNumCells; ++cell) {
+          const int c = g.Rotated(cell, (6 - sixths) % 6);
+          row[players - 2][seat][cell] = static_cast<int8_t>(g.At(c).r + kRadius);
+        }
+      }
+    }
+  }
+};
+const RimRows& Rows() {
+  static const RimRows rows;
+  return rows;
 }
 
 // Moves are copy-made; this wraps the copy and the turn logic of the engine.
@@ -90,6 +105,7 @@ const char* MultiAlgorithmName(MultiAlgorithm a) {
 std::array<int, 3> ChestoniaSeatScores(const Position& pos, const ChestoniaEvalWeights& w) {
   std::array<int, 3> score{0, 0, 0};
   const hex::Grid& g = BoardGrid();
+  const auto& rim_rows = Rows().row[pos.rules.players == 3 ? 1 : 0];
   for (int s = 0; s < pos.rules.players; ++s) {
     if (pos.phase == Phase::kOver) {
       score[s] = pos.draw ? 0 : (pos.winner == s ? w.win : -w.win);
@@ -99,29 +115,34 @@ std::array<int, 3> ChestoniaSeatScores(const Position& pos, const ChestoniaEvalW
       score[s] = -w.out;
       continue;
     }
+    const auto& rows = rim_rows[s];
     int v = 0;
     pos.pieces[s].ForEach([&](int c) {
-      const Piece p = pos.cells[c];
-      const int t = TypeOf(p);
+      const int t = TypeOf(pos.cells[c]);
       v += w.material[t];
-      const int ring = g.Ring(c);
       switch (t) {
         case kPawn:
-          v += w.pawn_advance * std::max(0, RowFromRim(c, s, pos) - 1);
+          v += w.pawn_advance * std::max(0, rows[c] - 1);
           break;
         case kKnight:
         case kBishop:
         case kQueen:
-          v += w.centre * (kRadius - ring);
+          v += w.centre * (kRadius - g.Ring(c));
           break;
         case kKing:
-          v -= w.king_rim * (kRadius - ring);
+          v -= w.king_rim * (kRadius - g.Ring(c));
           break;
         default:
           break;
       }
     });
-    if (!pos.rules.reverse && pos.king[s] >= 0 && InCheck(pos, s)) v -= w.in_check;
+    if (!pos.rules.reverse && pos.king[s] >= 0) {
+      // The seat to move has its check state cached by the engine.
+      const bool check = s == pos.turn && pos.phase == Phase::kMove && pos.turn_in_check >= 0
+                             ? pos.turn_in_check == 1
+                             : InCheck(pos, s);
+      if (check) v -= w.in_check;
+    }
     score[s] = pos.rules.reverse ? -v : v;  // reverse: the aim is to lose everything
   }
   return score;
