@@ -163,7 +163,9 @@ int ChestoniaValueFor(const Position& pos, int seat, const ChestoniaEvalWeights&
 }
 
 ChestoniaSearcher::ChestoniaSearcher()
-    : tt_(size_t{1} << kTTBits), history_(kMaxSeats * kNumCells * kNumCells, 0) {}
+    : tt_(size_t{1} << kTTBits),
+      history_(kMaxSeats * kNumCells * kNumCells, 0),
+      frames_(std::make_unique_for_overwrite<Frame[]>(kMaxPlyC + 1)) {}
 
 bool ChestoniaSearcher::OutOfBudget() {
   if (aborted_) return true;
@@ -262,13 +264,13 @@ int ChestoniaSearcher::Quiesce(const Position& pos, int ply, int alpha, int beta
   }
   int best = stand;
   // Only captures, in MVV-LVA order.
-  auto list = std::make_unique<MoveList>();
+  MoveList* list = &frames_[ply].list;
   GenerateLegalCaptures(pos, *list);
   const int n = list->size;
-  std::vector<int> scores(n);
-  Order(pos, *list, Move{}, 128, scores.data());
+  int* scores = frames_[ply].scores.data();
+  Order(pos, *list, Move{}, 128, scores);
   for (int i = 0; i < n; ++i) {
-    PickNext(*list, scores.data(), i);
+    PickNext(*list, scores, i);
     Position next = After(pos, list->moves[i]);
     if (next.phase == Phase::kRoundChance) Settle(next);
     const int v = Quiesce(next, ply + 1, alpha, beta, qdepth + 1);
@@ -334,19 +336,19 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
     }
   }
 
-  auto list = std::make_unique<MoveList>();
+  MoveList* list = &frames_[ply].list;
   GenerateLegalMoves(pos, *list);
-  std::vector<int> scores(list->size);
-  Order(pos, *list, tt_move, ply, scores.data());
+  int* scores = frames_[ply].scores.data();
+  Order(pos, *list, tt_move, ply, scores);
   if (root && noise_seed_ != 0) {
     Rng rng(noise_seed_);
-    for (int& s : scores) s += int(rng.Below(8));
+    for (int i = 0; i < list->size; ++i) scores[i] += int(rng.Below(8));
   }
   const int orig_alpha = alpha, orig_beta = beta;
   int best = maximizing ? -kInf : kInf;
   Move best_move{};
   for (int i = 0; i < list->size; ++i) {
-    PickNext(*list, scores.data(), i);
+    PickNext(*list, scores, i);
     const Move m = list->moves[i];
     const bool quiet = !IsCapture(pos, m);
     Position next = After(pos, m);
@@ -429,20 +431,20 @@ int ChestoniaSearcher::Brs(const Position& pos_in, int depth, int ply, int alpha
       }
     }
   }
-  auto list = std::make_unique<MoveList>();
+  MoveList* list = &frames_[ply].list;
   GenerateLegalMoves(pos, *list);
-  std::vector<int> scores(list->size);
-  Order(pos, *list, tt_move, ply, scores.data());
+  int* scores = frames_[ply].scores.data();
+  Order(pos, *list, tt_move, ply, scores);
   if (root && noise_seed_ != 0) {
     Rng rng(noise_seed_);
-    for (int& s : scores) s += int(rng.Below(8));
+    for (int i = 0; i < list->size; ++i) scores[i] += int(rng.Below(8));
   }
   const int orig_alpha = alpha, orig_beta = beta;
   int best = maximizing ? -kInf : kInf;
   Move best_move{};
 
   if (!maximizing) {
-    PickNext(*list, scores.data(), 0);
+    PickNext(*list, scores, 0);
     const Move ordered = list->moves[0];
     // Branch 1: this opponent plays its ordered move and a later opponent replies.
     if (reply_used || depth <= 0) {
@@ -462,7 +464,7 @@ int ChestoniaSearcher::Brs(const Position& pos_in, int depth, int ply, int alpha
     }
     // Branch 2: this opponent is the one that replies: every move.
     for (int i = 0; i < list->size && alpha < beta; ++i) {
-      if (i > 0) PickNext(*list, scores.data(), i);
+      if (i > 0) PickNext(*list, scores, i);
       const Move m = list->moves[i];
       const int v = Brs(After(pos, m), depth - 1, ply + 1, alpha, beta, true);
       if (aborted_) return 0;
@@ -475,7 +477,7 @@ int ChestoniaSearcher::Brs(const Position& pos_in, int depth, int ply, int alpha
     }
   } else {
     for (int i = 0; i < list->size; ++i) {
-      PickNext(*list, scores.data(), i);
+      PickNext(*list, scores, i);
       const Move m = list->moves[i];
       Position next = After(pos, m);
       int v;
@@ -517,17 +519,17 @@ std::array<int, 3> ChestoniaSearcher::MaxN(const Position& pos_in, int depth, in
   if (!Settle(pos) || depth <= 0 || ply >= kMaxPlyC) return LeafVector(pos);
   if (OutOfBudget()) return {0, 0, 0};
   const int me = pos.turn;
-  auto list = std::make_unique<MoveList>();
+  MoveList* list = &frames_[ply].list;
   GenerateLegalMoves(pos, *list);
-  std::vector<int> scores(list->size);
-  Order(pos, *list, Move{}, ply, scores.data());
+  int* scores = frames_[ply].scores.data();
+  Order(pos, *list, Move{}, ply, scores);
   if (ply == 0 && noise_seed_ != 0) {
     Rng rng(noise_seed_);
-    for (int& s : scores) s += int(rng.Below(8));
+    for (int i = 0; i < list->size; ++i) scores[i] += int(rng.Below(8));
   }
   std::array<int, 3> best{-kInf, -kInf, -kInf};
   for (int i = 0; i < list->size; ++i) {
-    PickNext(*list, scores.data(), i);
+    PickNext(*list, scores, i);
     const Move m = list->moves[i];
     const std::array<int, 3> v = MaxN(After(pos, m), depth - 1, ply + 1);
     if (aborted_) return {0, 0, 0};

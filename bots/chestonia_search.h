@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "bots/search_common.h"
@@ -85,10 +86,18 @@ class ChestoniaSearcher {
   void Order(const Pos& pos, MoveList& list, Move tt_move, int ply, int* scores) const;
   void NoteCutoff(const Pos& pos, Move m, int ply, int depth);
 
+  // Per-ply scratch: the node's move list and ordering scores (a list is 8 KB, too much to
+  // allocate and clear at every node).
+  struct Frame {
+    MoveList list;
+    std::array<int, engine::chestonia_chess::kMaxMoves> scores;
+  };
+
   ChestoniaEvalWeights weights_;
   std::vector<TTEntry> tt_;
   Move killers_[128][2];
-  std::vector<int> history_;  // [seat][from][to]
+  std::vector<int> history_;         // [seat][from][to]
+  std::unique_ptr<Frame[]> frames_;  // [ply], plies 0..127
   SearchLimits limits_;
   int root_ = 0;
   int64_t nodes_ = 0;
