@@ -136,13 +136,8 @@ std::array<int, 3> ChestoniaSeatScores(const Position& pos, const ChestoniaEvalW
           break;
       }
     });
-    if (!pos.rules.reverse && pos.king[s] >= 0) {
-      // The seat to move has its check state cached by the engine.
-      const bool check = s == pos.turn && pos.phase == Phase::kMove && pos.turn_in_check >= 0
-                             ? pos.turn_in_check == 1
-                             : InCheck(pos, s);
-      if (check) v -= w.in_check;
-    }
+    // (InCheck answers for the seat to move from the engine's cache.)
+    if (InCheck(pos, s)) v -= w.in_check;
     score[s] = pos.rules.reverse ? -v : v;  // reverse: the aim is to lose everything
   }
   return score;
@@ -323,6 +318,7 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
     const int r = 2 + depth / 4;
     Position passed = pos;
     passed.turn = static_cast<int8_t>(1 - pos.turn);
+    passed.turn_in_check = -1;  // the cached check state was the other seat's
     if (HasLegalMove(passed)) {
       if (maximizing && stand >= beta) {
         const int v = Paranoid(passed, depth - 1 - r, ply + 1, beta - 1, beta, false);

@@ -152,6 +152,8 @@ bool IsAttacked(const Position& pos, int cell, unsigned attackers) {
 
 bool InCheck(const Position& pos, int seat) {
   if (pos.rules.reverse || pos.king[seat] < 0) return false;
+  if (seat == pos.turn && pos.phase == Phase::kMove && pos.turn_in_check >= 0)
+    return pos.turn_in_check == 1;
   return IsAttacked(pos, pos.king[seat], pos.active & ~(1u << seat));
 }
 
