@@ -3,21 +3,22 @@
 // Contestants are "level", "level:algorithm", "level:algorithm:nodes" or
 // "level:algorithm:nodes:depth" (e.g. 3, 5:brs, 5:paranoid, 4:mcts, 4::50000 = level 4's
 // search with a budget of 50,000 nodes, 4::0:5 = level 4's search to depth 5 at most, the
-// level's own budget). After the matrix, each contestant's mean completed depth and nodes per
-// searched move are printed. Every
-// pair plays `--games` games per seating: with two seats both colour orders; with three seats
-// both 2-against-1 compositions (AAB and ABB) in every seating (the odd one in each of the
-// three seats). A game's score for A against B is, over every (A seat, B seat) pair, 1 when A
-// finished ahead, 1/2 level, 0 behind. Chance events are drawn from a seeded generator. A game
-// still running after --max_actions is adjudicated: for Chestonia chess by the bots' static
-// evaluation (seats more than --adjudicate centipawns apart are ranked, others share a place),
-// for other games as a draw. The summary says how many games were adjudicated.
+// level's own budget). After the matrix, each contestant's mean completed depth, nodes, wall time
+// and nodes per second per searched move are printed. Every pair plays `--games` games per seating:
+// with two seats both colour orders; with three seats both 2-against-1 compositions (AAB and ABB)
+// in every seating (the odd one in each of the three seats). A game's score for A against B is,
+// over every (A seat, B seat) pair, 1 when A finished ahead, 1/2 level, 0 behind. Chance events are
+// drawn from a seeded generator. A game still running after --max_actions is adjudicated: for
+// Chestonia chess by the bots' static evaluation (seats more than --adjudicate centipawns apart are
+// ranked, others share a place), for other games as a draw. The summary says how many games were
+// adjudicated.
 //
 //   ladder --game=chestonia-chess --variant=players=2 --contestants=1,2,3,4 --games=2
 //          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
 // GCC 12 reports a false -Wrestrict inside std::string at -O3 (GCC bug 105651).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -44,6 +45,7 @@ struct Contestant {
   int depth = 0;      // 0: no depth limit
   // Over its searched moves (level 2 and up, not dart decisions).
   int64_t moves = 0, depth_sum = 0, nodes_sum = 0;
+  double seconds = 0;  // wall time of those searches
 };
 
 std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
@@ -143,7 +145,10 @@ int main(int argc, char** argv) {
       req.node_budget = c.nodes;
       req.max_depth = c.depth;
       req.seed = rng.Next();
+      const auto t0 = std::chrono::steady_clock::now();
       auto a = arena::bots::ChooseBotMoveForState(*s, req);
+      const double took =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (!a.ok() || !s->Apply(a->result.move).ok()) {
         std::fprintf(stderr, "bot failed: %s\n",
                      a.ok() ? a->result.move.c_str() : std::string(a.status().message()).c_str());
@@ -153,6 +158,7 @@ int main(int argc, char** argv) {
         ++c.moves;
         c.depth_sum += a->result.depth;
         c.nodes_sum += a->result.nodes;
+        c.seconds += took;
       }
     }
     ++total_games;
@@ -219,11 +225,13 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
-  std::printf("searched moves: mean completed depth, mean nodes\n");
+  std::printf("searched moves: mean completed depth, mean nodes, mean seconds, nodes/s\n");
   for (const auto& c : cs) {
     if (c.moves == 0) continue;
-    std::printf("%12s  %6.2f  %10.0f  (%lld moves)\n", c.name.c_str(),
-                double(c.depth_sum) / double(c.moves), double(c.nodes_sum) / double(c.moves),
+    const double m = double(c.moves);
+    std::printf("%12s  %6.2f  %10.0f  %7.3f  %9.0f  (%lld moves)\n", c.name.c_str(),
+                double(c.depth_sum) / m, double(c.nodes_sum) / m, c.seconds / m,
+                c.seconds > 0 ? double(c.nodes_sum) / c.seconds : 0.0,
                 static_cast<long long>(c.moves));
   }
   return 0;
