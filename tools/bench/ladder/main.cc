@@ -10,8 +10,9 @@
 // over every (A seat, B seat) pair, 1 when A finished ahead, 1/2 level, 0 behind. Chance events are
 // drawn from a seeded generator. A game still running after --max_actions is adjudicated: for
 // Chestonia chess by the bots' static evaluation (seats more than --adjudicate centipawns apart are
-// ranked, others share a place), for other games as a draw. The summary says how many games were
-// adjudicated.
+// ranked, others share a place), for other games as a draw. With three seats a Chestonia chess
+// game stops as soon as every seat still in belongs to one contestant (see DecidedPlaces). The
+// summary says how many games were adjudicated and how many stopped so.
 //
 //   ladder --game=chestonia-chess --variant=players=2 --contestants=1,2,3,4 --games=2
 //          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
@@ -81,6 +82,26 @@ std::vector<int> Places(const State& s, int adjudicate) {
   return places;
 }
 
+// With three or more seats, the places of a Chestonia chess game whose seats still in all
+// belong to one contestant: those seats share first place and the seats that went out follow
+// in reverse order of going out. Playing on could not change how the two contestants finish
+// against each other, so the game stops there. Empty while contestants still face each other.
+std::vector<int> DecidedPlaces(const State& s, const std::vector<int>& who) {
+  const auto* hc = dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s);
+  if (!hc || s.NumSeats() < 3 || s.IsTerminal()) return {};
+  const auto& pos = hc->position();
+  int owner = -1;
+  for (int seat = 0; seat < s.NumSeats(); ++seat) {
+    if (!pos.Active(seat)) continue;
+    if (owner >= 0 && who[seat] != owner) return {};
+    owner = who[seat];
+  }
+  std::vector<int> places(s.NumSeats(), 0);
+  const int in = pos.NumActive();
+  for (int k = 0; k < pos.num_out; ++k) places[pos.out_order[k]] = in + (pos.num_out - 1 - k);
+  return places;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,13 +145,16 @@ int main(int argc, char** argv) {
   const int n = int(cs.size());
   std::vector<std::vector<double>> score(n, std::vector<double>(n, 0));
   std::vector<std::vector<int>> played(n, std::vector<int>(n, 0));
-  int total_games = 0, adjudicated = 0;
+  int total_games = 0, adjudicated = 0, decided_early = 0;
 
   // Plays one game with `who[seat]` = contestant index; returns places.
   auto play = [&](const std::vector<int>& who) {
     auto s = std::move(*game->NewInitialState(*variant));
     arena::bots::Rng rng(seed++);
+    std::vector<int> decided;
     for (int i = 0; i < max_actions && !s->IsTerminal(); ++i) {
+      decided = DecidedPlaces(*s, who);
+      if (!decided.empty()) break;
       if (s->ToMove() == arena::engine::kChanceSeat) {
         (void)s->Apply(arena::bots::SampleChance(*s, rng));
         continue;
@@ -162,6 +186,10 @@ int main(int argc, char** argv) {
       }
     }
     ++total_games;
+    if (!decided.empty()) {
+      ++decided_early;
+      return decided;
+    }
     if (!s->IsTerminal()) ++adjudicated;
     return Places(*s, adjudicate);
   };
@@ -208,9 +236,10 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "%s %s, %d game(s) per seating, %d of %d adjudicated after %d actions; row's score "
-      "against column (games)\n",
-      game_id.c_str(), variant_text.c_str(), games, adjudicated, total_games, max_actions);
+      "%s %s, %d game(s) per seating, %d of %d adjudicated after %d actions, %d stopped once "
+      "decided; row's score against column (games)\n",
+      game_id.c_str(), variant_text.c_str(), games, adjudicated, total_games, max_actions,
+      decided_early);
   std::printf("%12s", "");
   for (const auto& c : cs) std::printf(" %14s", c.name.c_str());
   std::printf("\n");
