@@ -16,6 +16,7 @@
 //
 //   ladder --game=chestonia-chess --variant=players=2 --contestants=1,2,3,4 --games=2
 //          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
+//          [--verbose]   (one line per game on stderr: seats and places, length, how it ended)
 // GCC 12 reports a false -Wrestrict inside std::string at -O3 (GCC bug 105651).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
   const int max_actions = std::atoi(get("max_actions", "400").c_str());
   const int adjudicate = std::atoi(get("adjudicate", "300").c_str());
   const bool adjacent = get("pairs", "all") == "adjacent";
+  const bool verbose = args.count("verbose") > 0;
   uint64_t seed = std::strtoull(get("seed", "1").c_str(), nullptr, 10);
 
   const arena::engine::Game* game = arena::engine::FindGame(game_id);
@@ -186,12 +188,30 @@ int main(int argc, char** argv) {
       }
     }
     ++total_games;
+    std::string how;
+    std::vector<int> places;
     if (!decided.empty()) {
       ++decided_early;
-      return decided;
+      how = "decided";
+      places = decided;
+    } else {
+      if (!s->IsTerminal()) ++adjudicated;
+      how = s->IsTerminal() ? "finished" : "adjudicated";
+      places = Places(*s, adjudicate);
     }
-    if (!s->IsTerminal()) ++adjudicated;
-    return Places(*s, adjudicate);
+    if (verbose) {
+      if (const auto* hc =
+              dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(s.get())) {
+        if (s->IsTerminal()) how = std::string(EndReasonName(hc->position().reason));
+      }
+      std::string line;
+      for (int seat = 0; seat < seats; ++seat) {
+        line += (seat ? " " : "") + cs[who[seat]].name + "=" + std::to_string(places[seat]);
+      }
+      std::fprintf(stderr, "game %d: %s, %d actions, %s\n", total_games, line.c_str(),
+                   s->ActionCount(), how.c_str());
+    }
+    return places;
   };
   auto credit = [&](const std::vector<int>& who, const std::vector<int>& places, int a, int b) {
     double sum = 0;
