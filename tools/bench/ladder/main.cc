@@ -47,7 +47,8 @@ struct Contestant {
   int depth = 0;      // 0: no depth limit
   // Over its searched moves (level 2 and up, not dart decisions).
   int64_t moves = 0, depth_sum = 0, nodes_sum = 0;
-  double seconds = 0;  // wall time of those searches
+  double seconds = 0;    // wall time of those searches
+  int64_t hopeless = 0;  // searched moves scored at or below -10,000 (the search sees itself out)
 };
 
 std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
@@ -185,6 +186,7 @@ int main(int argc, char** argv) {
         c.depth_sum += a->result.depth;
         c.nodes_sum += a->result.nodes;
         c.seconds += took;
+        if (a->result.score <= -10000) ++c.hopeless;
       }
     }
     ++total_games;
@@ -274,14 +276,16 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
-  std::printf("searched moves: mean completed depth, mean nodes, mean seconds, nodes/s\n");
+  std::printf(
+      "searched moves: mean completed depth, mean nodes, mean seconds, nodes/s, share scored "
+      "<= -10000\n");
   for (const auto& c : cs) {
     if (c.moves == 0) continue;
     const double m = double(c.moves);
-    std::printf("%12s  %6.2f  %10.0f  %7.3f  %9.0f  (%lld moves)\n", c.name.c_str(),
+    std::printf("%12s  %6.2f  %10.0f  %7.3f  %9.0f  %5.1f%%  (%lld moves)\n", c.name.c_str(),
                 double(c.depth_sum) / m, double(c.nodes_sum) / m, c.seconds / m,
                 c.seconds > 0 ? double(c.nodes_sum) / c.seconds : 0.0,
-                static_cast<long long>(c.moves));
+                100.0 * double(c.hopeless) / m, static_cast<long long>(c.moves));
   }
   return 0;
 }
