@@ -189,8 +189,21 @@ bool ChestoniaSearcher::Settle(Position& pos) const {
   return pos.phase == Phase::kMove;
 }
 
-int ChestoniaSearcher::Leaf(const Position& pos) const {
-  return RelativeValue(ChestoniaSeatScores(pos, weights_), root_, pos.rules.players);
+int ChestoniaSearcher::Leaf(const Position& pos, int ply) const {
+  int v = RelativeValue(ChestoniaSeatScores(pos, weights_), root_, pos.rules.players);
+  if (pos.rules.players >= 3) {
+    // How soon the root seat's fate comes: going out later, or winning sooner, is better.
+    // Paranoid search often "proves" that both opponents together can knock the root seat out;
+    // without this every move then looks equally lost and the first one in the list is played,
+    // where the move that holds out longest keeps the seat in the game, and the opponents rarely
+    // work together as the search assumes.
+    const bool won = pos.phase == Phase::kOver && !pos.draw && pos.winner == root_;
+    const bool lost =
+        pos.phase == Phase::kOver ? !pos.draw && pos.winner != root_ : !pos.Active(root_);
+    if (won) v -= weights_.elimination_tempo * ply;
+    if (lost) v += weights_.elimination_tempo * ply;
+  }
+  return v;
 }
 
 std::array<int, 3> ChestoniaSearcher::LeafVector(const Position& pos) const {
@@ -247,8 +260,9 @@ void ChestoniaSearcher::NoteCutoff(const Position& pos, Move m, int ply, int dep
 int ChestoniaSearcher::Quiesce(const Position& pos, int ply, int alpha, int beta, int qdepth) {
   ++nodes_;
   if (OutOfBudget()) return 0;
-  const int stand = Leaf(pos);
-  if (pos.phase != Phase::kMove || qdepth >= kMaxQDepth || ply >= kMaxPlyC) return stand;
+  const int stand = Leaf(pos, ply);
+  if (pos.phase != Phase::kMove || qdepth >= kMaxQDepth || ply >= kMaxPlyC || RootOut(pos))
+    return stand;
   const bool maximizing = pos.turn == root_;
   if (maximizing) {
     if (stand >= beta) return stand;
@@ -285,14 +299,14 @@ int ChestoniaSearcher::Quiesce(const Position& pos, int ply, int alpha, int beta
 int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int alpha, int beta,
                                 bool null_ok) {
   Position pos = pos_in;
-  if (!Settle(pos)) {
+  if (!Settle(pos) || RootOut(pos)) {
     ++nodes_;
-    return Leaf(pos);
+    return Leaf(pos, ply);
   }
   if (depth <= 0) return Quiesce(pos, ply, alpha, beta, 0);
   ++nodes_;
   if (OutOfBudget()) return 0;
-  if (ply >= kMaxPlyC) return Leaf(pos);
+  if (ply >= kMaxPlyC) return Leaf(pos, ply);
   const bool maximizing = pos.turn == root_;
   const bool root = ply == 0;
   const bool pv_node = beta - alpha > 1;
@@ -314,7 +328,7 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
   // Null move (two players): let the other side move twice.
   if (null_ok && !root && !pv_node && !in_check && depth >= 3 && pos.rules.players == 2 &&
       pos.pieces[pos.turn].Count() > 4) {
-    const int stand = Leaf(pos);
+    const int stand = Leaf(pos, ply);
     const int r = 2 + depth / 4;
     Position passed = pos;
     passed.turn = static_cast<int8_t>(1 - pos.turn);
@@ -404,15 +418,15 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
 int ChestoniaSearcher::Brs(const Position& pos_in, int depth, int ply, int alpha, int beta,
                            bool reply_used) {
   Position pos = pos_in;
-  if (!Settle(pos)) {
+  if (!Settle(pos) || RootOut(pos)) {
     ++nodes_;
-    return Leaf(pos);
+    return Leaf(pos, ply);
   }
   const bool maximizing = pos.turn == root_;
   if (depth <= 0 && maximizing) return Quiesce(pos, ply, alpha, beta, 0);
   ++nodes_;
   if (OutOfBudget()) return 0;
-  if (ply >= kMaxPlyC) return Leaf(pos);
+  if (ply >= kMaxPlyC) return Leaf(pos, ply);
   const bool root = ply == 0;
 
   const uint64_t key = Key(pos) ^ (reply_used ? Z().reply_used : 0);

@@ -37,6 +37,9 @@ struct ChestoniaEvalWeights {
   int king_rim = 6;   // per ring a king stays nearer its rim in the middlegame
   int out = 20000;    // a seat that is out
   int win = 100000;   // finished games
+  // Three or more seats: per ply of search, how much later the root seat going out (or the
+  // sooner its win) is worth.
+  int elimination_tempo = 10;
 };
 const ChestoniaEvalWeights& DefaultChestoniaEvalWeights();
 
@@ -79,7 +82,11 @@ class ChestoniaSearcher {
   std::array<int, 3> MaxN(const Pos& pos, int depth, int ply);
   // Resolves round-chance nodes along the no-dart branch; false if `pos` is a leaf.
   bool Settle(Pos& pos) const;
-  int Leaf(const Pos& pos) const;
+  // The root seat's value of a leaf reached `ply` plies below the root.
+  int Leaf(const Pos& pos, int ply) const;
+  // With three or more seats the root seat going out ends the line: nothing after it matters
+  // to the root seat (two-player searches end there anyway, the game being over).
+  bool RootOut(const Pos& pos) const { return pos.rules.players >= 3 && !pos.Active(root_); }
   std::array<int, 3> LeafVector(const Pos& pos) const;
   bool OutOfBudget();
   uint64_t Key(const Pos& pos) const;
