@@ -1,7 +1,8 @@
 // arena-bot as a real process over gRPC: moves for chess and Chestonia chess with their
 // search figures, precise statuses for malformed requests, the same answer for the same
 // request, the time cap and the caller's deadline stopping a search with its best move so
-// far, and requests beyond the worker count queueing first come first served.
+// far, requests beyond the worker count queueing first come first served, and only the arena
+// service's credential getting an answer.
 #include <chrono>
 #include <future>
 #include <thread>
@@ -10,6 +11,7 @@
 #include "engine/core/game.h"
 #include "gtest/gtest.h"
 #include "services/common/grpc_util.h"
+#include "services/common/service_auth.h"
 #include "tests/support/server_process.h"
 
 namespace arena::testing {
@@ -29,10 +31,20 @@ class BotServiceTest : public ::testing::Test {
     ASSERT_TRUE(server_->ok());
     stub_ = v1::BotService::NewStub(server_->channel());
   }
+  // Every call but the authentication tests' is made as the arena service.
+  static void AsArena(grpc::ClientContext& ctx) {
+    static const auto* identity = [] {
+      auto id = common::ServiceIdentity::Load(TestSecretsDir(), "arena");
+      EXPECT_TRUE(id.ok()) << id.status();
+      return new common::ServiceIdentity(id.ok() ? *id : common::ServiceIdentity());
+    }();
+    identity->Attach(ctx);
+  }
   grpc::Status Call(const ChooseMoveRequest& req, ChooseMoveResponse* resp,
                     absl::Duration deadline = absl::Seconds(60)) {
     grpc::ClientContext ctx;
     common::SetDeadline(ctx, deadline);
+    AsArena(ctx);
     return stub_->ChooseMove(&ctx, req, resp);
   }
   static std::string Initial(const std::string& game, const std::string& variant) {
@@ -64,6 +76,33 @@ ChooseMoveRequest ChessRequest(const std::string& position, int level) {
   req.set_level(level);
   req.set_seed(3);
   return req;
+}
+
+TEST_F(BotServiceTest, OnlyTheArenaServiceMayAsk) {
+  const ChooseMoveRequest req = ChessRequest(Initial("chess", ""), 2);
+  ChooseMoveResponse resp;
+  {
+    grpc::ClientContext ctx;  // no credential: a user or a stranger
+    common::SetDeadline(ctx, absl::Seconds(20));
+    EXPECT_EQ(stub_->ChooseMove(&ctx, req, &resp).error_code(), grpc::UNAUTHENTICATED);
+  }
+  {
+    grpc::ClientContext ctx;  // a real credential of another service
+    common::SetDeadline(ctx, absl::Seconds(20));
+    auto id = common::ServiceIdentity::Load(TestSecretsDir(), "arena-llm-gateway");
+    ASSERT_TRUE(id.ok()) << id.status();
+    id->Attach(ctx);
+    EXPECT_EQ(stub_->ChooseMove(&ctx, req, &resp).error_code(), grpc::PERMISSION_DENIED);
+  }
+  {
+    grpc::ClientContext ctx;  // the arena's name with a wrong secret
+    common::SetDeadline(ctx, absl::Seconds(20));
+    ctx.AddMetadata(common::kServiceNameHeader, "arena");
+    ctx.AddMetadata(common::kServiceCredentialHeader, std::string(64, '0'));
+    EXPECT_EQ(stub_->ChooseMove(&ctx, req, &resp).error_code(), grpc::UNAUTHENTICATED);
+  }
+  EXPECT_TRUE(Call(req, &resp).ok());
+  EXPECT_FALSE(resp.move().text().empty());
 }
 
 TEST_F(BotServiceTest, ChessMoveWithSearchFigures) {
@@ -168,6 +207,7 @@ TEST_F(BotServiceTest, RequestsBeyondTheWorkersQueueInOrder) {
       auto stub = v1::BotService::NewStub(server_->channel());
       grpc::ClientContext ctx;
       common::SetDeadline(ctx, absl::Seconds(30));
+      AsArena(ctx);
       ChooseMoveResponse resp;
       grpc::Status st = stub->ChooseMove(&ctx, req, &resp);
       return std::make_pair(st, resp);

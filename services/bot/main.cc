@@ -1,9 +1,13 @@
 // arena-bot: search players at levels. Stateless and CPU bound; scale by replicas.
 //
+// Only the arena service may ask (its service credential, see services/common/service_auth.h):
+// a search costs up to seconds of a core, so an open port would be a way to burn them.
+//
 // BotService.ChooseMove is a thin callback-API adapter over BotPool (bot_pool.h): the handler
 // only converts the request and submits it; a worker thread searches and finishes the reactor,
 // so no gRPC thread ever blocks on a search.
 #include <algorithm>
+#include <cstdio>
 #include <thread>
 
 #include "absl/flags/flag.h"
@@ -16,6 +20,7 @@
 #include "services/common/flags.h"
 #include "services/common/grpc_util.h"
 #include "services/common/server.h"
+#include "services/common/service_auth.h"
 #include "services/common/startup.h"
 
 ABSL_FLAG(int, bot_workers, 0, "Search threads; 0 = one per core.");
@@ -45,13 +50,18 @@ std::string GameIdOf(v1::GameKind kind) {
 
 class BotServiceImpl final : public v1::BotService::CallbackService {
  public:
-  explicit BotServiceImpl(BotPool& pool) : pool_(pool) {}
+  BotServiceImpl(BotPool& pool, common::ServiceAuthenticator auth)
+      : pool_(pool), auth_(std::move(auth)) {}
 
   grpc::ServerUnaryReactor* ChooseMove(grpc::CallbackServerContext* context,
                                        const v1::ChooseMoveRequest* request,
                                        v1::ChooseMoveResponse* response) override {
     const absl::Time arrived = absl::Now();
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    if (absl::Status s = auth_.Require(*context, {"arena"}); !s.ok()) {
+      reactor->Finish(common::ToGrpc(s));
+      return reactor;
+    }
     const std::string game = GameIdOf(request->game());
     if (game.empty()) {
       reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "unknown game"));
@@ -106,6 +116,7 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
 
  private:
   BotPool& pool_;
+  const common::ServiceAuthenticator auth_;
 };
 
 }  // namespace
@@ -119,8 +130,16 @@ int main(int argc, char** argv) {
 
   int workers = absl::GetFlag(FLAGS_bot_workers);
   if (workers <= 0) workers = int(std::max(1u, std::thread::hardware_concurrency()));
+  // Every known service's secret, so another service's valid credential is told apart
+  // (PERMISSION_DENIED) from a wrong one (UNAUTHENTICATED); only "arena" is let through.
+  std::vector<std::string> known(std::begin(kKnownServices), std::end(kKnownServices));
+  auto auth = ServiceAuthenticator::Load(absl::GetFlag(FLAGS_secrets_dir), known);
+  if (!auth.ok()) {
+    std::fprintf(stderr, "startup error: %s\n", std::string(auth.status().message()).c_str());
+    return 2;
+  }
   arena::bot_service::BotPool pool(workers);
-  arena::bot_service::BotServiceImpl service(pool);
+  arena::bot_service::BotServiceImpl service(pool, *std::move(auth));
   options.services = {&service};
   for (const arena::engine::Game* g : arena::engine::AllGames()) {
     options.games.emplace_back(g->Id());

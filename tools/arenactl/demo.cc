@@ -11,6 +11,7 @@
 #include "engine/core/game.h"
 #include "services/common/actions.h"
 #include "services/common/grpc_util.h"
+#include "services/common/service_auth.h"
 
 namespace arena::arenactl {
 int RunDemo(const DemoOptions& o) {
@@ -32,6 +33,14 @@ int RunDemo(const DemoOptions& o) {
   const int seats = (*initial)->NumSeats();
   auto gs = v1::GameStateService::NewStub(common::MakeChannel(o.game_state_addr));
   auto bot = v1::BotService::NewStub(common::MakeChannel(o.bot_addr));
+  // arena-bot answers only the arena service.
+  auto identity = common::ServiceIdentity::Load(o.secrets_dir, "arena");
+  if (!identity.ok()) {
+    std::fprintf(stderr, "arenactl demo: the arena service's credential: %s\n",
+                 std::string(identity.status().message()).c_str());
+    return 2;
+  }
+  bool bot_failed = false;
 
   v1::CreateTableRequest create;
   create.mutable_settings()->set_game(common::GameKindOfEngineId(o.game));
@@ -115,7 +124,15 @@ int RunDemo(const DemoOptions& o) {
       v1::ChooseMoveResponse answer;
       grpc::ClientContext ctx;
       common::SetDeadline(ctx, absl::Seconds(5));
-      if (bot->ChooseMove(&ctx, ask, &answer).ok()) move = answer.move().text();
+      identity->Attach(ctx);
+      const grpc::Status asked = bot->ChooseMove(&ctx, ask, &answer);
+      if (asked.ok()) {
+        move = answer.move().text();
+      } else if (!bot_failed) {
+        bot_failed = true;  // said once: the demo goes on with random legal moves
+        std::fprintf(stderr, "arenactl demo: arena-bot: %s; playing random legal moves\n",
+                     asked.error_message().c_str());
+      }
     }
     grpc::ClientContext ctx;
     common::SetDeadline(ctx, o.timeout);

@@ -12,6 +12,7 @@ namespace arena::arenactl {
 struct DemoOptions {
   std::string game_state_addr;
   std::string bot_addr;
+  std::string secrets_dir;  // where the arena service's credential is read for arena-bot
   std::string game = "chestonia-chess";
   std::string variant = "players=3,darts=on";
   int level = 2;

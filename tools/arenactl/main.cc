@@ -42,6 +42,9 @@ ABSL_FLAG(std::string, demo_variant, "players=3,darts=on", "demo: its variant op
 ABSL_FLAG(int, demo_level, 2, "demo: the bot level playing every seat.");
 ABSL_FLAG(int, demo_move_delay_ms, 300, "demo: pause between moves.");
 ABSL_FLAG(int, demo_max_actions, 400, "demo: stop after this many actions.");
+ABSL_FLAG(std::string, demo_secrets_dir, ".arena/secrets",
+          "demo: the deployment's service secrets (the demo asks arena-bot as the arena service, "
+          "as an operator on the host that holds them).");
 ABSL_FLAG(bool, once, false, "watch: draw the current position once and exit.");
 ABSL_FLAG(std::string, password_file, "",
           "File with the password for signup/signin (default: read one line from stdin).");
@@ -453,6 +456,7 @@ const std::map<std::string, Command>& Commands() {
          o.level = absl::GetFlag(FLAGS_demo_level);
          o.move_delay_ms = absl::GetFlag(FLAGS_demo_move_delay_ms);
          o.max_actions = absl::GetFlag(FLAGS_demo_max_actions);
+         o.secrets_dir = absl::GetFlag(FLAGS_demo_secrets_dir);
          o.timeout = absl::Milliseconds(absl::GetFlag(FLAGS_timeout_ms));
          return arena::arenactl::RunDemo(o);
        }},

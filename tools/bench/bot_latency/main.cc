@@ -3,7 +3,11 @@
 // (level 8, unlimited nodes, --cap_ms time cap) back to back; the driver prints the
 // distribution of (answer time - cap) as seen by the client, and of the server's queue wait.
 //
-//   bot_latency --target=127.0.0.1:PORT --concurrency=2 --requests=20 --cap_ms=100
+// Calls are made as the arena service (the only caller arena-bot answers), with its secret
+// from --secrets_dir.
+//
+//   bot_latency --target=127.0.0.1:PORT --secrets_dir=DIR --concurrency=2 --requests=20
+//               --cap_ms=100
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,6 +20,7 @@
 
 #include "arena/v1/bot.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "services/common/service_auth.h"
 
 int main(int argc, char** argv) {
   std::map<std::string, std::string> args;
@@ -30,6 +35,12 @@ int main(int argc, char** argv) {
   const int requests = args.count("requests") ? std::atoi(args["requests"].c_str()) : 20;
   const int cap = args.count("cap_ms") ? std::atoi(args["cap_ms"].c_str()) : 100;
 
+  auto identity = arena::common::ServiceIdentity::Load(
+      args.count("secrets_dir") ? args["secrets_dir"] : ".arena/secrets", "arena");
+  if (!identity.ok()) {
+    std::fprintf(stderr, "bot_latency: %s\n", std::string(identity.status().message()).c_str());
+    return 2;
+  }
   auto channel = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
   std::mutex mu;
   std::vector<double> over, queued;
@@ -54,6 +65,7 @@ int main(int argc, char** argv) {
         req.set_seed(uint64_t(i));
         grpc::ClientContext ctx;
         ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+        identity->Attach(ctx);
         arena::v1::ChooseMoveResponse resp;
         const auto t0 = std::chrono::steady_clock::now();
         const grpc::Status st = stub->ChooseMove(&ctx, req, &resp);
