@@ -144,17 +144,20 @@ std::array<int, 3> ChestoniaSeatScores(const Position& pos, const ChestoniaEvalW
 }
 
 namespace {
-int RelativeValue(const std::array<int, 3>& s, int seat, int players) {
-  int others = 0;
+int RelativeValue(const std::array<int, 3>& s, int seat, int players, int leader_percent) {
+  int others = 0, best = INT32_MIN;
   for (int i = 0; i < players; ++i) {
-    if (i != seat) others += s[i];
+    if (i == seat) continue;
+    others += s[i];
+    best = std::max(best, s[i]);
   }
-  return s[seat] - others / (players - 1);
+  const int mean = others / (players - 1);
+  return s[seat] - (mean * (100 - leader_percent) + best * leader_percent) / 100;
 }
 }  // namespace
 
 int ChestoniaValueFor(const Position& pos, int seat, const ChestoniaEvalWeights& w) {
-  return RelativeValue(ChestoniaSeatScores(pos, w), seat, pos.rules.players);
+  return RelativeValue(ChestoniaSeatScores(pos, w), seat, pos.rules.players, w.leader_percent);
 }
 
 ChestoniaSearcher::ChestoniaSearcher()
@@ -190,7 +193,8 @@ bool ChestoniaSearcher::Settle(Position& pos) const {
 }
 
 int ChestoniaSearcher::Leaf(const Position& pos, int ply) const {
-  int v = RelativeValue(ChestoniaSeatScores(pos, weights_), root_, pos.rules.players);
+  int v = RelativeValue(ChestoniaSeatScores(pos, weights_), root_, pos.rules.players,
+                        weights_.leader_percent);
   if (pos.rules.players >= 3) {
     // How soon the root seat's fate comes: going out later, or winning sooner, is better.
     // Paranoid search often "proves" that both opponents together can knock the root seat out;
@@ -209,7 +213,8 @@ int ChestoniaSearcher::Leaf(const Position& pos, int ply) const {
 std::array<int, 3> ChestoniaSearcher::LeafVector(const Position& pos) const {
   const std::array<int, 3> s = ChestoniaSeatScores(pos, weights_);
   std::array<int, 3> v{0, 0, 0};
-  for (int i = 0; i < pos.rules.players; ++i) v[i] = RelativeValue(s, i, pos.rules.players);
+  for (int i = 0; i < pos.rules.players; ++i)
+    v[i] = RelativeValue(s, i, pos.rules.players, weights_.leader_percent);
   return v;
 }
 

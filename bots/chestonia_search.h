@@ -40,6 +40,9 @@ struct ChestoniaEvalWeights {
   // Three or more seats: per ply of search, how much later the root seat going out (or the
   // sooner its win) is worth.
   int elimination_tempo = 10;
+  // Three or more seats: a seat's value is its score minus a blend of the other seats' mean
+  // (0) and the best of them, the leader (100).
+  int leader_percent = 0;
 };
 const ChestoniaEvalWeights& DefaultChestoniaEvalWeights();
 
