@@ -31,20 +31,11 @@ class BotServiceTest : public ::testing::Test {
     ASSERT_TRUE(server_->ok());
     stub_ = v1::BotService::NewStub(server_->channel());
   }
-  // Every call but the authentication tests' is made as the arena service.
-  static void AsArena(grpc::ClientContext& ctx) {
-    static const auto* identity = [] {
-      auto id = common::ServiceIdentity::Load(TestSecretsDir(), "arena");
-      EXPECT_TRUE(id.ok()) << id.status();
-      return new common::ServiceIdentity(id.ok() ? *id : common::ServiceIdentity());
-    }();
-    identity->Attach(ctx);
-  }
   grpc::Status Call(const ChooseMoveRequest& req, ChooseMoveResponse* resp,
                     absl::Duration deadline = absl::Seconds(60)) {
     grpc::ClientContext ctx;
     common::SetDeadline(ctx, deadline);
-    AsArena(ctx);
+    AttachServiceCredential(ctx, "arena");  // its only caller
     return stub_->ChooseMove(&ctx, req, resp);
   }
   static std::string Initial(const std::string& game, const std::string& variant) {
@@ -89,9 +80,7 @@ TEST_F(BotServiceTest, OnlyTheArenaServiceMayAsk) {
   {
     grpc::ClientContext ctx;  // a real credential of another service
     common::SetDeadline(ctx, absl::Seconds(20));
-    auto id = common::ServiceIdentity::Load(TestSecretsDir(), "arena-llm-gateway");
-    ASSERT_TRUE(id.ok()) << id.status();
-    id->Attach(ctx);
+    AttachServiceCredential(ctx, "arena-llm-gateway");
     EXPECT_EQ(stub_->ChooseMove(&ctx, req, &resp).error_code(), grpc::PERMISSION_DENIED);
   }
   {
@@ -207,7 +196,7 @@ TEST_F(BotServiceTest, RequestsBeyondTheWorkersQueueInOrder) {
       auto stub = v1::BotService::NewStub(server_->channel());
       grpc::ClientContext ctx;
       common::SetDeadline(ctx, absl::Seconds(30));
-      AsArena(ctx);
+      AttachServiceCredential(ctx, "arena");
       ChooseMoveResponse resp;
       grpc::Status st = stub->ChooseMove(&ctx, req, &resp);
       return std::make_pair(st, resp);

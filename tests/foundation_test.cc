@@ -169,8 +169,7 @@ TEST(ServersTest, SigtermDrainsACallInFlight) {
   std::thread caller([&] {
     grpc::ClientContext ctx;
     common::SetDeadline(ctx, absl::Seconds(30));
-    auto id = common::ServiceIdentity::Load(TestSecretsDir(), "arena");  // its only caller
-    if (id.ok()) id->Attach(ctx);
+    AttachServiceCredential(ctx, "arena");  // arena-bot's only caller
     status = v1::BotService::NewStub(server.channel())->ChooseMove(&ctx, req, &resp);
   });
   // Give the call time to reach the server and start searching.

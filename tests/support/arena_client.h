@@ -9,7 +9,6 @@
 #include "arena/v1/arena.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "services/common/grpc_util.h"
-#include "services/common/service_auth.h"
 #include "tests/support/server_process.h"
 #include "tests/support/subprocess.h"
 
@@ -42,14 +41,7 @@ struct As {
 inline void Decorate(grpc::ClientContext& ctx, const As& as) {
   common::SetDeadline(ctx, absl::Seconds(20));
   if (!as.token.empty()) ctx.AddMetadata("authorization", "Bearer " + as.token);
-  if (as.service) {
-    static const auto* identity = [] {
-      auto id = common::ServiceIdentity::Load(TestSecretsDir(), "arena");
-      EXPECT_TRUE(id.ok()) << id.status();
-      return new common::ServiceIdentity(id.ok() ? *id : common::ServiceIdentity());
-    }();
-    identity->Attach(ctx);
-  }
+  if (as.service) AttachServiceCredential(ctx, "arena");
 }
 
 // Calls `method` on `stub` as `as`; returns the status.

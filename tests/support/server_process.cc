@@ -46,4 +46,13 @@ const std::string& TestSecretsDir() {
   return *dir;
 }
 
+void AttachServiceCredential(grpc::ClientContext& ctx, const std::string& service) {
+  auto id = common::ServiceIdentity::Load(TestSecretsDir(), service);
+  if (!id.ok()) {
+    ADD_FAILURE() << id.status();
+    return;
+  }
+  id->Attach(ctx);
+}
+
 }  // namespace arena::testing

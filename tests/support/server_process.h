@@ -33,4 +33,8 @@ class ServerProcess {
 // The directory with every service's secret, created once per test binary.
 const std::string& TestSecretsDir();
 
+// Attaches `service`'s credential (from TestSecretsDir) to a call, so the test calls as that
+// service; a secret that cannot be read fails the test.
+void AttachServiceCredential(grpc::ClientContext& ctx, const std::string& service);
+
 }  // namespace arena::testing
