@@ -104,6 +104,11 @@ absl::StatusOr<BotAnswer> ChestoniaMove(const engine::chestonia_chess::Chestonia
   absl::StatusOr<MultiAlgorithm> alg = ParseAlgorithm(req.algorithm, pos.rules.players);
   if (!alg.ok()) return alg.status();
   auto searcher = std::make_unique<ChestoniaSearcher>();
+  if (!req.eval.empty()) {
+    ChestoniaEvalWeights w = DefaultChestoniaEvalWeights(pos.rules.players);
+    if (absl::Status st = ApplyChestoniaEvalOverrides(req.eval, &w); !st.ok()) return st;
+    searcher->set_weights(w);
+  }
   a.algorithm = pos.rules.players == 2 && *alg == MultiAlgorithm::kParanoid
                     ? "alphabeta"
                     : MultiAlgorithmName(*alg);
@@ -117,6 +122,10 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
   if (req.level < 0 || req.level > kMaxLevel) {
     return absl::InvalidArgumentError(absl::StrCat("level must be 0..", kMaxLevel));
   }
+  if (req.level > MaxLevel(state.NumSeats())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a game of ", state.NumSeats(), " seats has the levels 0..", MaxLevel(state.NumSeats())));
+  }
   if (req.seat < 0 || req.seat >= state.NumSeats()) {
     return absl::InvalidArgumentError(
         absl::StrCat("seat ", req.seat, " is not a seat of this game"));
@@ -128,6 +137,16 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
   if (state.ToMove() != req.seat) {
     return absl::FailedPreconditionError(
         absl::StrCat("seat ", req.seat, " is not to move (seat ", state.ToMove(), " is)"));
+  }
+  if (!req.eval.empty()) {
+    const auto* hexchess =
+        dynamic_cast<const engine::chestonia_chess::ChestoniaChessState*>(&state);
+    if (hexchess == nullptr || req.algorithm == "mcts") {
+      return absl::InvalidArgumentError(
+          "evaluation overrides apply to Chestonia chess searches only");
+    }
+    ChestoniaEvalWeights w;
+    if (absl::Status st = ApplyChestoniaEvalOverrides(req.eval, &w); !st.ok()) return st;
   }
   if (req.level == 0) return RandomAction(state, req.seed);
   if (req.algorithm != "mcts") {

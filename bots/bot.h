@@ -2,11 +2,12 @@
 //
 // ChooseBotMove parses the position through the facade, checks that `seat` is to act, and
 // dispatches by game and level: level 0 a random legal action (seeded), level 1 greedy
-// one-ply, levels 2..8 a search with LevelNodeBudget(level) nodes (or the request's own
-// budget). Chess uses ChessSearcher, Chestonia chess ChestoniaSearcher (paranoid for two
-// players, the three-player default chosen by experiment, see docs/bots.md) and its dart
-// decisions by expectation; every other game MCTS over the facade. A fresh searcher per call:
-// the answer depends only on the request, so a level is a stable rating anchor.
+// one-ply, levels 2..MaxLevel(seats) a search with LevelNodeBudget(level, seats) nodes (or the
+// request's own budget; see bots/levels.h). Chess uses ChessSearcher, Chestonia chess
+// ChestoniaSearcher (paranoid for two players, the three-player default chosen by experiment, see
+// docs/bots.md) and its dart decisions by expectation; every other game MCTS over the facade. A
+// fresh searcher per call: the answer depends only on the request, so a level is a stable rating
+// anchor.
 #pragma once
 
 #include <atomic>
@@ -29,6 +30,9 @@ struct BotRequest {
   int max_depth = 0;        // 0 = no depth limit (tools and experiments; not in the RPC)
   uint64_t seed = 0;
   std::string algorithm;  // "" default; "paranoid", "brs", "maxn", "mcts" to override
+  // Chestonia chess searches only (tools and experiments; not in the RPC): evaluation weight
+  // overrides, "name=value+name=value" (see ApplyChestoniaEvalOverrides).
+  std::string eval;
   const std::atomic<bool>* stop = nullptr;
 };
 
@@ -37,8 +41,9 @@ struct BotAnswer {
   std::string algorithm;  // what chose the move: "random", "greedy", "alphabeta", ...
 };
 
-// INVALID_ARGUMENT: unknown game, bad variant, unparsable position, level out of range, bad
-// algorithm. FAILED_PRECONDITION: finished game, chance node, or `seat` not to act.
+// INVALID_ARGUMENT: unknown game, bad variant, unparsable position, a level the game does not
+// have (MaxLevel of its seat count), bad algorithm, bad evaluation overrides. FAILED_PRECONDITION:
+// finished game, chance node, or `seat` not to act.
 absl::StatusOr<BotAnswer> ChooseBotMove(const BotRequest& request);
 
 // The same on a state already parsed (the ladder and tests use it).

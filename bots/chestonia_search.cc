@@ -4,6 +4,9 @@
 #include <cstring>
 #include <memory>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "engine/chestonia_chess/notation.h"
 #include "engine/hex/dart.h"
 
@@ -76,6 +79,23 @@ const RimRows& Rows() {
   return rows;
 }
 
+// Hex distance between every two cells (the king-safety terms read it for every piece).
+struct DistanceTable {
+  std::array<std::array<int8_t, kNumCells>, kNumCells> d;
+  DistanceTable() {
+    const hex::Grid& g = BoardGrid();
+    for (int a = 0; a < kNumCells; ++a) {
+      for (int b = 0; b < kNumCells; ++b) {
+        d[a][b] = static_cast<int8_t>(hex::Distance(g.At(a), g.At(b)));
+      }
+    }
+  }
+};
+const auto& Distances() {
+  static const DistanceTable table;
+  return table.d;
+}
+
 // Moves are copy-made; this wraps the copy and the turn logic of the engine.
 Position After(const Position& pos, Move m) {
   Position next = pos;
@@ -85,9 +105,47 @@ Position After(const Position& pos, Move m) {
 
 }  // namespace
 
-const ChestoniaEvalWeights& DefaultChestoniaEvalWeights() {
-  static const ChestoniaEvalWeights w;
-  return w;
+const ChestoniaEvalWeights& DefaultChestoniaEvalWeights(int players) {
+  // One set today: the king-safety terms measured no gain with three seats (docs/bots.md).
+  static const ChestoniaEvalWeights two, three;
+  return players >= 3 ? three : two;
+}
+
+absl::Status ApplyChestoniaEvalOverrides(std::string_view text, ChestoniaEvalWeights* w) {
+  if (text.empty()) return absl::OkStatus();
+  const std::pair<const char*, int ChestoniaEvalWeights::*> fields[] = {
+      {"pawn_advance", &ChestoniaEvalWeights::pawn_advance},
+      {"centre", &ChestoniaEvalWeights::centre},
+      {"in_check", &ChestoniaEvalWeights::in_check},
+      {"king_rim", &ChestoniaEvalWeights::king_rim},
+      {"elimination_tempo", &ChestoniaEvalWeights::elimination_tempo},
+      {"leader_percent", &ChestoniaEvalWeights::leader_percent},
+      {"king_attack", &ChestoniaEvalWeights::king_attack},
+      {"king_shelter", &ChestoniaEvalWeights::king_shelter},
+      {"check_extension", &ChestoniaEvalWeights::check_extension},
+  };
+  ChestoniaEvalWeights out = *w;
+  for (absl::string_view item : absl::StrSplit(absl::string_view(text.data(), text.size()), '+')) {
+    const size_t eq = item.find('=');
+    int value = 0;
+    if (eq == absl::string_view::npos || !absl::SimpleAtoi(item.substr(eq + 1), &value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("evaluation override '", item, "' is not name=integer"));
+    }
+    const absl::string_view name = item.substr(0, eq);
+    bool found = false;
+    for (const auto& [field, member] : fields) {
+      if (name == field) {
+        out.*member = value;
+        found = true;
+      }
+    }
+    if (!found) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown evaluation weight '", name, "'"));
+    }
+  }
+  *w = out;
+  return absl::OkStatus();
 }
 
 const char* MultiAlgorithmName(MultiAlgorithm a) {
@@ -106,11 +164,16 @@ std::array<int, 3> ChestoniaSeatScores(const Position& pos, const ChestoniaEvalW
   std::array<int, 3> score{0, 0, 0};
   const hex::Grid& g = BoardGrid();
   const auto& rim_rows = Rows().row[pos.rules.players == 3 ? 1 : 0];
-  for (int s = 0; s < pos.rules.players; ++s) {
-    if (pos.phase == Phase::kOver) {
+  if (pos.phase == Phase::kOver) {
+    for (int s = 0; s < pos.rules.players; ++s) {
       score[s] = pos.draw ? 0 : (pos.winner == s ? w.win : -w.win);
-      continue;
     }
+    return score;
+  }
+  const bool king_terms = (w.king_attack != 0 || w.king_shelter != 0) && !pos.rules.reverse;
+  const auto& dist = Distances();
+  std::array<int, 3> attack_units{0, 0, 0}, shelter{0, 0, 0};
+  for (int s = 0; s < pos.rules.players; ++s) {
     if (!pos.Active(s)) {
       score[s] = -w.out;
       continue;
@@ -135,10 +198,28 @@ std::array<int, 3> ChestoniaSeatScores(const Position& pos, const ChestoniaEvalW
         default:
           break;
       }
+      if (!king_terms || t == kKing) return;
+      if (pos.king[s] >= 0 && dist[c][pos.king[s]] == 1) ++shelter[s];
+      if (t == kPawn) return;
+      for (int e = 0; e < pos.rules.players; ++e) {
+        if (e == s || !pos.Active(e) || pos.king[e] < 0) continue;
+        const int d = dist[c][pos.king[e]];
+        if (d > 3) continue;
+        const int units = t == kQueen ? 4 : 2;
+        attack_units[e] += d <= 2 ? units : units / 2;
+      }
     });
     // (InCheck answers for the seat to move from the engine's cache.)
     if (InCheck(pos, s)) v -= w.in_check;
-    score[s] = pos.rules.reverse ? -v : v;  // reverse: the aim is to lose everything
+    score[s] = v;
+  }
+  for (int s = 0; s < pos.rules.players; ++s) {
+    if (!pos.Active(s)) continue;
+    if (king_terms) {
+      const int u = std::min(attack_units[s], 16);
+      score[s] += w.king_shelter * std::min(shelter[s], 4) - w.king_attack * u * u / 4;
+    }
+    if (pos.rules.reverse) score[s] = -score[s];  // reverse: the aim is to lose everything
   }
   return score;
 }
@@ -308,6 +389,12 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
     ++nodes_;
     return Leaf(pos, ply);
   }
+  const bool in_check = !pos.rules.reverse && InCheck(pos, pos.turn);
+  // Check extension (three or more seats): a seat in check is searched a ply deeper, up to
+  // twice the iteration's depth from the root.
+  if (in_check && weights_.check_extension > 0 && pos.rules.players >= 3 && ply < 2 * iteration_) {
+    depth += weights_.check_extension;
+  }
   if (depth <= 0) return Quiesce(pos, ply, alpha, beta, 0);
   ++nodes_;
   if (OutOfBudget()) return 0;
@@ -329,7 +416,6 @@ int ChestoniaSearcher::Paranoid(const Position& pos_in, int depth, int ply, int 
     }
   }
 
-  const bool in_check = !pos.rules.reverse && InCheck(pos, pos.turn);
   // Null move (two players): let the other side move twice.
   if (null_ok && !root && !pv_node && !in_check && depth >= 3 && pos.rules.players == 2 &&
       pos.pieces[pos.turn].Count() > 4) {
@@ -563,6 +649,7 @@ std::array<int, 3> ChestoniaSearcher::MaxN(const Position& pos_in, int depth, in
 SearchResult ChestoniaSearcher::Search(const Position& pos, MultiAlgorithm algorithm,
                                        const SearchLimits& limits) {
   limits_ = limits;
+  weights_ = override_ ? *override_ : DefaultChestoniaEvalWeights(pos.rules.players);
   nodes_ = 0;
   aborted_ = false;
   root_ = pos.turn;
@@ -628,7 +715,7 @@ Move ChestoniaGreedyMove(const Position& pos, uint64_t seed) {
   auto list = std::make_unique<MoveList>();
   GenerateLegalMoves(pos, *list);
   Rng rng(seed);
-  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights();
+  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights(pos.rules.players);
   Move best{};
   int64_t best_key = INT64_MIN;
   for (const Move m : *list) {
@@ -654,7 +741,7 @@ std::vector<int> RewardTypesOf(int zone) {
 // Best follow-up of a placement or penalty phase for the seat to act, greedily; returns the
 // value for `seat` of the result and fills `action`.
 int ResolveRewardOrPenalty(const Position& pos, int seat, Rng& rng, std::string* action) {
-  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights();
+  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights(pos.rules.players);
   int64_t best_key = INT64_MIN;
   int best_value = ChestoniaValueFor(pos, seat, w);
   auto consider = [&](const Position& after, std::string text) {
@@ -709,7 +796,7 @@ int ChestoniaChooseAim(const Position& pos, uint64_t seed, double* expected_valu
       Rng inner(seed);
       return double(ResolveRewardOrPenalty(p, seat, inner, nullptr));
     }
-    return double(ChestoniaValueFor(p, seat, DefaultChestoniaEvalWeights()));
+    return double(ChestoniaValueFor(p, seat, DefaultChestoniaEvalWeights(pos.rules.players)));
   };
   std::vector<double> cell_value(kNumCells + 1);
   double zone_value[8];

@@ -21,8 +21,11 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "bots/search_common.h"
 #include "engine/chestonia_chess/movegen.h"
 #include "engine/chestonia_chess/position.h"
@@ -43,8 +46,23 @@ struct ChestoniaEvalWeights {
   // Three or more seats: a seat's value is its score minus a blend of the other seats' mean
   // (0) and the best of them, the leader (100).
   int leader_percent = 0;
+  // King safety (off: no gain measured at 125,000 nodes, docs/bots.md). Each enemy queen, rook,
+  // bishop or knight of a seat still in adds attack units by its distance to a king (queen 4,
+  // others 2 within two cells; half that at three); the king's seat loses king_attack * units^2 / 4
+  // (units capped at 16), so two armies closing in cost more than twice one. Each own piece next to
+  // the king adds king_shelter (up to 4).
+  int king_attack = 0;
+  int king_shelter = 0;
+  // A search setting kept here so experiments can set it the same way: plies added where the
+  // seat to move is in check (paranoid search, three or more seats).
+  int check_extension = 0;
 };
-const ChestoniaEvalWeights& DefaultChestoniaEvalWeights();
+// The weights for a player count (today one set for both; the ladders in docs/bots.md measured
+// it).
+const ChestoniaEvalWeights& DefaultChestoniaEvalWeights(int players);
+// Applies "name=value" overrides separated by '+' (tools and experiments, e.g. the ladder's
+// "4:paranoid:0:0:king_attack=4"). INVALID_ARGUMENT for an unknown name or a bad number.
+absl::Status ApplyChestoniaEvalOverrides(std::string_view text, ChestoniaEvalWeights* w);
 
 // Each seat's absolute score (material and position); out seats score -w.out.
 std::array<int, 3> ChestoniaSeatScores(const engine::chestonia_chess::Position& pos,
@@ -61,7 +79,8 @@ inline constexpr MultiAlgorithm kDefaultThreePlayerAlgorithm = MultiAlgorithm::k
 class ChestoniaSearcher {
  public:
   ChestoniaSearcher();
-  void set_weights(const ChestoniaEvalWeights& w) { weights_ = w; }
+  // Replaces the player count's default weights for every later search.
+  void set_weights(const ChestoniaEvalWeights& w) { override_ = w; }
 
   // Searches a position whose phase is kMove. Result moves are "q,r:q,r" texts.
   SearchResult Search(const engine::chestonia_chess::Position& pos, MultiAlgorithm algorithm,
@@ -103,7 +122,8 @@ class ChestoniaSearcher {
     std::array<int, engine::chestonia_chess::kMaxMoves> scores;
   };
 
-  ChestoniaEvalWeights weights_;
+  ChestoniaEvalWeights weights_;  // of the current search
+  std::optional<ChestoniaEvalWeights> override_;
   std::vector<TTEntry> tt_;
   Move killers_[128][2];
   std::vector<int> history_;         // [seat][from][to]

@@ -1,5 +1,5 @@
 // What every searcher shares: the limits of one search, the stop flag, the result, levels and
-// a small seeded random source.
+// a small seeded random source (levels: bots/levels.h).
 //
 // Determinism: a search is bounded by a NODE budget (and a depth), never by reading a clock,
 // and is single-threaded, so the same position, level and seed give the same move on any
@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "bots/levels.h"
+
 namespace arena::bots {
 
 inline constexpr int kStopPollNodes = 64;
-inline constexpr int kMaxLevel = 8;
 
 struct SearchLimits {
   int64_t nodes = 0;                        // 0 = unlimited (then `stop` or `depth` must end it)
@@ -33,13 +34,6 @@ struct SearchResult {
   std::vector<std::string> pv;  // principal variation, canonical texts
   bool stopped = false;         // the stop flag ended the search
 };
-
-// Node budget of a level for a game with `seats` players: 0 random and 1 greedy use none;
-// level 2 is 1000 nodes and every level above multiplies by three with two players (level 8:
-// 729,000) and by five with three or more (level 8: 15,625,000). With more seats a node buys
-// less depth (each round is several plies and paranoid/best-reply prune less than
-// alpha-beta), and the ladder showed a threefold step is not enough there: see docs/bots.md.
-int64_t LevelNodeBudget(int level, int seats = 2);
 
 // SplitMix64: tiny, seedable, identical everywhere.
 class Rng {

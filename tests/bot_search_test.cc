@@ -21,6 +21,7 @@
 #include "engine/chess/chess_game.h"
 #include "engine/chess/notation.h"
 #include "engine/chestonia_chess/chestonia_chess_game.h"
+#include "engine/chestonia_chess/notation.h"
 #include "gtest/gtest.h"
 
 namespace arena::bots {
@@ -46,18 +47,39 @@ bool IsLegal(const State& s, const std::string& action) {
   return false;
 }
 
-TEST(Levels, BudgetsGrowThreefoldWithTwoSeatsAndFivefoldWithMore) {
+TEST(Levels, TwoSeatsHaveNineLevelsGrowingThreefoldThreeSeatsFive) {
   for (int seats : {2, 3, 6}) {
     EXPECT_EQ(LevelNodeBudget(0, seats), 0);
     EXPECT_EQ(LevelNodeBudget(1, seats), 0);
     EXPECT_EQ(LevelNodeBudget(2, seats), 1000);
-    const int64_t step = seats == 2 ? 3 : 5;
-    for (int l = 3; l <= kMaxLevel; ++l) {
-      EXPECT_EQ(LevelNodeBudget(l, seats), step * LevelNodeBudget(l - 1, seats));
-    }
+  }
+  EXPECT_EQ(MaxLevel(2), 8);
+  for (int l = 3; l <= MaxLevel(2); ++l) {
+    EXPECT_EQ(LevelNodeBudget(l, 2), 3 * LevelNodeBudget(l - 1, 2));
   }
   EXPECT_EQ(LevelNodeBudget(8), 729'000);
-  EXPECT_EQ(LevelNodeBudget(8, 3), 15'625'000);
+  for (int seats : {3, 6}) {
+    EXPECT_EQ(MaxLevel(seats), 4);
+    EXPECT_EQ(LevelNodeBudget(3, seats), 5'000);
+    EXPECT_EQ(LevelNodeBudget(4, seats), 125'000);
+    EXPECT_EQ(LevelNodeBudget(8, seats), 125'000);  // never asked for: refused first
+  }
+}
+
+TEST(Levels, AThreeSeatGameRefusesLevelsAboveItsTop) {
+  auto s = NewState("chestonia-chess", "players=3");
+  BotRequest req{
+      .game = "chestonia-chess", .variant = "players=3", .seat = s->ToMove(), .level = 5};
+  auto refused = ChooseBotMoveForState(*s, req);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(refused.status().message()).find("0..4"), std::string::npos)
+      << refused.status();
+  req.level = 4;
+  auto a = ChooseBotMoveForState(*s, req);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_TRUE(IsLegal(*s, a->result.move));
+  EXPECT_LE(a->result.nodes, LevelNodeBudget(4, 3) + 1);
+  EXPECT_GT(a->result.nodes, LevelNodeBudget(3, 3));
 }
 
 TEST(ChessSearch, FindsMateInOne) {
@@ -357,6 +379,98 @@ TEST(Mcts, ChoosesLegalMovesAndTakesAMateInOne) {
   EXPECT_TRUE(IsLegal(**s, a->result.move));
   EXPECT_EQ(a->result.move, "a1a8");
 }
+
+namespace chestonia_eval {
+
+using engine::chestonia_chess::ParsePosition;
+using engine::chestonia_chess::Position;
+using engine::chestonia_chess::Rules;
+
+Position Parse(const std::string& pieces) {
+  Rules rules;
+  rules.players = 3;
+  auto pos = ParsePosition("chestonia-chess players=3 turn=k phase=start pieces=" + pieces, rules);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  return *pos;
+}
+
+TEST(ChestoniaEval, OverridesSetNamedWeightsAndRejectTheRest) {
+  ChestoniaEvalWeights w = DefaultChestoniaEvalWeights(3);
+  ASSERT_TRUE(ApplyChestoniaEvalOverrides("king_attack=7+leader_percent=50", &w).ok());
+  EXPECT_EQ(w.king_attack, 7);
+  EXPECT_EQ(w.leader_percent, 50);
+  EXPECT_EQ(w.centre, DefaultChestoniaEvalWeights(3).centre);
+  const ChestoniaEvalWeights before = w;
+  for (const char* bad : {"king_attak=1", "king_attack", "king_attack=x", "centre=1+nope=2"}) {
+    EXPECT_EQ(ApplyChestoniaEvalOverrides(bad, &w).code(), absl::StatusCode::kInvalidArgument)
+        << bad;
+  }
+  // A rejected list changes nothing, not even the names before the bad one.
+  EXPECT_EQ(w.centre, before.centre);
+  EXPECT_EQ(w.king_attack, before.king_attack);
+
+  auto s = NewState("chestonia-chess", "players=3");
+  BotRequest req{.game = "chestonia-chess",
+                 .variant = "players=3",
+                 .seat = s->ToMove(),
+                 .level = 2,
+                 .eval = "nope=1"};
+  EXPECT_EQ(ChooseBotMoveForState(*s, req).status().code(), absl::StatusCode::kInvalidArgument);
+  req.level = 0;  // checked before any level's work
+  EXPECT_EQ(ChooseBotMoveForState(*s, req).status().code(), absl::StatusCode::kInvalidArgument);
+  req.level = 2;
+  req.algorithm = "mcts";
+  req.eval = "king_shelter=16";
+  EXPECT_EQ(ChooseBotMoveForState(*s, req).status().code(), absl::StatusCode::kInvalidArgument);
+  req.algorithm = "";
+  auto chess = NewState("chess", "");
+  BotRequest chess_req{.game = "chess", .seat = 0, .level = 2, .eval = "king_shelter=16"};
+  EXPECT_EQ(ChooseBotMoveForState(*chess, chess_req).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  auto a = ChooseBotMoveForState(*s, req);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_TRUE(IsLegal(*s, a->result.move));
+}
+
+TEST(ChestoniaEval, ShelterCountsOwnPiecesNextToTheKing) {
+  Rules rules;
+  rules.players = 3;
+  const Position start = Position::Initial(rules);
+  ChestoniaEvalWeights with;
+  with.king_shelter = 10;
+  const auto plain = ChestoniaSeatScores(start, ChestoniaEvalWeights{});
+  const auto sheltered = ChestoniaSeatScores(start, with);
+  // Each king starts between a bishop and its queen with two pawns in front: four neighbours.
+  for (int seat = 0; seat < 3; ++seat) EXPECT_EQ(sheltered[seat] - plain[seat], 40) << seat;
+}
+
+TEST(ChestoniaEval, TwoArmiesNearAKingCostMoreThanEachAlone) {
+  // Blue's king on its rim at 3,-7; a white queen two cells away (4 units), a black rook two
+  // cells away (2 units); the other kings far from both.
+  const std::string kings = "bK3,-7;kK4,3;wK-7,4";
+  const Position queen = Parse(kings + ";wQ1,-5");
+  const Position rook = Parse(kings + ";kR2,-5");
+  const Position both = Parse(kings + ";wQ1,-5;kR2,-5");
+  ChestoniaEvalWeights with;
+  with.king_attack = 4;
+  auto cost = [&](const Position& p) {
+    return ChestoniaSeatScores(p, ChestoniaEvalWeights{})[0] - ChestoniaSeatScores(p, with)[0];
+  };
+  EXPECT_EQ(cost(queen), 4 * 4 * 4 / 4);
+  EXPECT_EQ(cost(rook), 4 * 2 * 2 / 4);
+  EXPECT_EQ(cost(both), 4 * 6 * 6 / 4);
+  // The attackers' own kings are not near anything: their seats pay nothing.
+  for (int seat : {1, 2}) {
+    EXPECT_EQ(ChestoniaSeatScores(both, with)[seat],
+              ChestoniaSeatScores(both, ChestoniaEvalWeights{})[seat]);
+  }
+  // Pieces of a seat that is out attack nothing.
+  Position frozen = both;
+  frozen.active &= ~(1u << 2);
+  EXPECT_EQ(cost(frozen), 4 * 2 * 2 / 4);
+}
+
+}  // namespace chestonia_eval
 
 }  // namespace
 }  // namespace arena::bots

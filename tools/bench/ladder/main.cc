@@ -1,22 +1,25 @@
 // ladder: bots against bots for any game through the facade, printing the score matrix.
 //
-// Contestants are "level", "level:algorithm", "level:algorithm:nodes" or
-// "level:algorithm:nodes:depth" (e.g. 3, 5:brs, 5:paranoid, 4:mcts, 4::50000 = level 4's
-// search with a budget of 50,000 nodes, 4::0:5 = level 4's search to depth 5 at most, the
-// level's own budget). After the matrix, each contestant's mean completed depth, nodes, wall time
-// and nodes per second per searched move are printed. Every pair plays `--games` games per seating:
-// with two seats both colour orders; with three seats both 2-against-1 compositions (AAB and ABB)
-// in every seating (the odd one in each of the three seats). A game's score for A against B is,
-// over every (A seat, B seat) pair, 1 when A finished ahead, 1/2 level, 0 behind. Chance events are
-// drawn from a seeded generator. A game still running after --max_actions is adjudicated: for
-// Chestonia chess by the bots' static evaluation (seats more than --adjudicate centipawns apart are
-// ranked, others share a place), for other games as a draw. With three seats a Chestonia chess
-// game stops as soon as every seat still in belongs to one contestant (see DecidedPlaces). The
-// summary says how many games were adjudicated and how many stopped so.
+// Contestants are "level", "level:algorithm", "level:algorithm:nodes",
+// "level:algorithm:nodes:depth" or "level:algorithm:nodes:depth:eval" (e.g. 3, 4:brs,
+// 4:paranoid, 4:mcts, 4::50000 = level 4's search with a budget of 50,000 nodes, 4::0:5 = level
+// 4's search to depth 5 at most, the level's own budget, 4::0:0:king_attack=4+king_shelter=8 =
+// level 4 with those Chestonia evaluation weights; a bad override stops the run). After the matrix,
+// each contestant's mean completed depth, nodes, wall time and nodes per second per searched move
+// are printed. Every pair plays `--games` games per seating: with two seats both colour orders;
+// with three seats both 2-against-1 compositions (AAB and ABB) in every seating (the odd one in
+// each of the three seats). A game's score for A against B is, over every (A seat, B seat) pair, 1
+// when A finished ahead, 1/2 level, 0 behind. Chance events are drawn from a seeded generator. A
+// game still running after --max_actions is adjudicated: for Chestonia chess by the bots' static
+// evaluation (seats more than --adjudicate centipawns apart are ranked, others share a place), for
+// other games as a draw. With three seats a Chestonia chess game stops as soon as every seat still
+// in belongs to one contestant (see DecidedPlaces). The summary says how many games were
+// adjudicated and how many stopped so.
 //
 //   ladder --game=chestonia-chess --variant=players=2 --contestants=1,2,3,4 --games=2
 //          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
 //          [--verbose]   (one line per game on stderr: seats and places, length, how it ended)
+//          [--moves]     (with --verbose, also each game's actions, for replaying it)
 // GCC 12 reports a false -Wrestrict inside std::string at -O3 (GCC bug 105651).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
@@ -45,6 +48,7 @@ struct Contestant {
   std::string algorithm;
   int64_t nodes = 0;  // 0: the level's own budget
   int depth = 0;      // 0: no depth limit
+  std::string eval;   // evaluation overrides for searches ("king_attack=4+king_shelter=8")
   // Over its searched moves (level 2 and up, not dart decisions).
   int64_t moves = 0, depth_sum = 0, nodes_sum = 0;
   double seconds = 0;    // wall time of those searches
@@ -74,7 +78,7 @@ std::vector<int> Places(const State& s, int adjudicate) {
   if (const auto* hc =
           dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s)) {
     const auto scores = arena::bots::ChestoniaSeatScores(
-        hc->position(), arena::bots::DefaultChestoniaEvalWeights());
+        hc->position(), arena::bots::DefaultChestoniaEvalWeights(hc->position().rules.players));
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         if (scores[j] > scores[i] + adjudicate) ++places[i];
@@ -118,6 +122,7 @@ int main(int argc, char** argv) {
   const int adjudicate = std::atoi(get("adjudicate", "300").c_str());
   const bool adjacent = get("pairs", "all") == "adjacent";
   const bool verbose = args.count("verbose") > 0;
+  const bool print_moves = verbose && args.count("moves") > 0;
   uint64_t seed = std::strtoull(get("seed", "1").c_str(), nullptr, 10);
 
   const arena::engine::Game* game = arena::engine::FindGame(game_id);
@@ -143,6 +148,7 @@ int main(int argc, char** argv) {
     if (parts.size() > 1) x.algorithm = parts[1];
     if (parts.size() > 2) x.nodes = std::atoll(parts[2].c_str());
     if (parts.size() > 3) x.depth = std::atoi(parts[3].c_str());
+    if (parts.size() > 4) x.eval = parts[4];
     cs.push_back(x);
   }
   const int n = int(cs.size());
@@ -155,11 +161,14 @@ int main(int argc, char** argv) {
     auto s = std::move(*game->NewInitialState(*variant));
     arena::bots::Rng rng(seed++);
     std::vector<int> decided;
+    std::string actions;  // --moves: every action applied, in order
     for (int i = 0; i < max_actions && !s->IsTerminal(); ++i) {
       decided = DecidedPlaces(*s, who);
       if (!decided.empty()) break;
       if (s->ToMove() == arena::engine::kChanceSeat) {
-        (void)s->Apply(arena::bots::SampleChance(*s, rng));
+        const std::string outcome = arena::bots::SampleChance(*s, rng);
+        if (print_moves) actions += " " + outcome;
+        (void)s->Apply(outcome);
         continue;
       }
       Contestant& c = cs[who[s->ToMove()]];
@@ -171,6 +180,7 @@ int main(int argc, char** argv) {
       req.algorithm = c.algorithm;
       req.node_budget = c.nodes;
       req.max_depth = c.depth;
+      req.eval = c.eval;
       req.seed = rng.Next();
       const auto t0 = std::chrono::steady_clock::now();
       auto a = arena::bots::ChooseBotMoveForState(*s, req);
@@ -181,6 +191,7 @@ int main(int argc, char** argv) {
                      a.ok() ? a->result.move.c_str() : std::string(a.status().message()).c_str());
         break;
       }
+      if (print_moves) actions += " " + a->result.move;
       if (a->result.depth > 0) {
         ++c.moves;
         c.depth_sum += a->result.depth;
@@ -212,6 +223,7 @@ int main(int argc, char** argv) {
       }
       std::fprintf(stderr, "game %d: %s, %d actions, %s\n", total_games, line.c_str(),
                    s->ActionCount(), how.c_str());
+      if (print_moves) std::fprintf(stderr, "moves %d:%s\n", total_games, actions.c_str());
     }
     return places;
   };
