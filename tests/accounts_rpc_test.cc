@@ -185,6 +185,35 @@ TEST_F(ArenaRpcTest, GuestsPlayWithoutCreditsAndBlocksStopInvitations) {
   EXPECT_EQ(CallAs(*stub_, &Stub::Invite, bob, invite, &ir).error_code(), Code::NOT_FOUND);
 }
 
+TEST_F(ArenaRpcTest, BotLevelsAreThoseOfTheGamesSeatCount) {
+  // Three seats have the levels 1..4 and two seats 1..8 (bots/levels.h). This arena runs
+  // without game-state, so a request that passes every check ends at the missing service.
+  As guest = Guest();
+  auto table = [&](int seats, int level) {
+    v1::ArenaCreateTableRequest req;
+    req.mutable_settings()->set_engine_game("chestonia-chess");
+    (*req.mutable_settings()->mutable_variant()->mutable_options())["players"] =
+        std::to_string(seats);
+    for (int i = 0; i < seats; ++i) {
+      v1::ArenaSeat* seat = req.add_seats();
+      seat->mutable_spec()->set_kind(v1::SEAT_KIND_BOT);
+      seat->mutable_spec()->set_bot_level(i == 0 ? level : 1);
+    }
+    v1::ArenaCreateTableResponse resp;
+    return CallAs(*stub_, &Stub::CreateTable, guest, req, &resp);
+  };
+  const grpc::Status too_high = table(3, 5);
+  EXPECT_EQ(too_high.error_code(), Code::INVALID_ARGUMENT);
+  EXPECT_NE(too_high.error_message().find("1..4"), std::string::npos) << too_high.error_message();
+  EXPECT_EQ(table(2, 9).error_code(), Code::INVALID_ARGUMENT);
+  for (const auto& [seats, level] : {std::pair{3, 4}, std::pair{2, 8}}) {
+    const grpc::Status passed = table(seats, level);
+    EXPECT_NE(passed.error_code(), Code::INVALID_ARGUMENT)
+        << seats << " seats, level " << level << ": " << passed.error_message();
+    EXPECT_NE(passed.error_code(), Code::OK);  // no game-state to make the table
+  }
+}
+
 TEST_F(ArenaRpcTest, AdminOperationsAreAuditedAndEnforced) {
   v1::SessionToken alice = SignUp("alice");
   As as_alice{alice.token()};

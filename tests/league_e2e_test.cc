@@ -223,6 +223,17 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(league.state(), "created");
   EXPECT_EQ(league.games_total(), 4);  // Swiss rounds are paired as they come
+
+  // Levels belong to the game: three seats have levels 1..4 (bots/levels.h), two have 1..8.
+  v1::CreateLeagueRequest three = create;
+  three.set_name("e2e three seats");
+  (*three.mutable_settings()->mutable_variant()->mutable_options())["players"] = "3";
+  three.clear_participants();
+  for (int level : {2, 3, 5}) *three.add_participants() = Bot(level);
+  v1::League refused;
+  grpc::Status no = CallAs(*stub, &Stub::CreateLeague, As{admin}, three, &refused);
+  EXPECT_EQ(no.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << no.error_message();
+  EXPECT_NE(no.error_message().find("1..4"), std::string::npos) << no.error_message();
   v1::LeagueRef ref;
   ref.set_league_id(league.league_id());
   ASSERT_TRUE(CallAs(*stub, &Stub::StartLeague, As{admin}, ref, &league).ok());

@@ -6,6 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "bots/levels.h"
 #include "engine/core/game.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/league/schedule.h"
@@ -147,8 +148,11 @@ absl::StatusOr<v1::League> LeagueRunner::Create(const accounts::Principal& owner
   for (const v1::LeagueParticipant& p : req.participants()) {
     const v1::SeatSpec& s = p.spec();
     if (s.kind() == v1::SEAT_KIND_BOT) {
-      if (s.bot_level() < 1 || s.bot_level() > 8)
-        return absl::InvalidArgumentError("a bot participant needs a level 1..8");
+      const int top = bots::MaxLevel(*seats);
+      if (s.bot_level() < 1 || s.bot_level() > top) {
+        return absl::InvalidArgumentError(absl::StrCat("a bot participant in a game of ", *seats,
+                                                       " seats needs a level 1..", top));
+      }
     } else if (s.kind() == v1::SEAT_KIND_MODEL) {
       if (s.model_id().empty() || s.model_id().size() > 100)
         return absl::InvalidArgumentError("a model participant needs a model_id");

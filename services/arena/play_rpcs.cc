@@ -6,8 +6,11 @@
 //   GetClue: whoever holds the seat's credential (checked by arena-game-state).
 //   GetTable, ListLeagues, GetStandings, GetLeaderboard, ListMatches, ExportGame (public
 //   games), GetModelStats: anyone.
+#include <algorithm>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "bots/levels.h"
 #include "google/protobuf/util/time_util.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/arena_service.h"
@@ -66,8 +69,10 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
     }
     if (s.kind() == v1::SEAT_KIND_BOT) {
       has_ai = true;
-      if (s.bot_level() < 1 || s.bot_level() > 8) {
-        return absl::InvalidArgumentError("a bot seat needs a level 1..8");
+      const int top = bots::MaxLevel(req.seats_size());
+      if (s.bot_level() < 1 || s.bot_level() > top) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "a bot seat at a table of ", req.seats_size(), " seats needs a level 1..", top));
       }
     }
     if (s.kind() == v1::SEAT_KIND_MODEL) {
@@ -251,13 +256,15 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueReq
     *ask.mutable_variant() = view.settings().variant();
     ask.set_position(view.position());
     ask.set_seat(view.seats(req->seat()).engine_seat());
-    ask.set_level(play_.clue_level);
+    // The clue bot plays the arena's clue level, or the game's top level if that is lower.
+    const int clue_level = std::min(play_.clue_level, bots::MaxLevel(view.seats_size()));
+    ask.set_level(clue_level);
     ask.set_time_cap_ms(3000);
     v1::ChooseMoveResponse answer;
     grpc::Status s = play_.clients->bot().ChooseMove(&c, ask, &answer);
     if (!s.ok()) return common::FromGrpc(s);
     *resp->mutable_move() = answer.move();
-    resp->set_level(play_.clue_level);
+    resp->set_level(clue_level);
     return absl::OkStatus();
   });
 }
