@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "bots/levels.h"
 #include "nlohmann/json.hpp"
 #include "services/common/actions.h"
 #include "services/common/log.h"
@@ -469,7 +470,9 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
     *ask.mutable_variant() = view.settings().variant();
     ask.set_position(view.position());
     ask.set_seat(engine_seat);
-    ask.set_level(d.spec.bot_level());
+    // Tables and leagues refuse levels above the game's top (bots/levels.h); a seat made before
+    // three-seat levels stopped at 4 plays the top level instead of being refused every turn.
+    ask.set_level(std::min(d.spec.bot_level(), bots::MaxLevel(view.seats_size())));
     ask.set_seed(Mix(f.table.game_id, static_cast<uint64_t>(view.last_sequence())));
     ask.set_time_cap_ms(absl::ToInt64Milliseconds(cap));
     v1::ChooseMoveResponse answer;
