@@ -9,8 +9,8 @@
 //     729,000);
 //   * three or more seats: levels 2..4 with 1,000, 5,000 and 125,000 nodes. Past about 10^5
 //     nodes today's three-seat search gains little (in the ladder 625,000 nodes scored 50% and
-//     3.1 million about 60% against 125,000, short of the 65% a level step must make), so higher
-//     three-seat levels would be labels without strength; docs/bots.md has the measurements.
+//     3.1 million 62.9% against 125,000, short of the 65% a level step must make), so no
+//     higher three-seat level would make its step; docs/bots.md has the measurements.
 //     Levels can be added on top once a stronger three-seat search earns them; the existing ones
 //     keep their meaning.
 #pragma once
