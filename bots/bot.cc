@@ -68,8 +68,10 @@ absl::StatusOr<MultiAlgorithm> ParseAlgorithm(const std::string& name, int playe
   return absl::InvalidArgumentError(absl::StrCat("unknown algorithm '", name, "'"));
 }
 
+// `weights`: the request's evaluation, already parsed (the defaults unless it names overrides).
 absl::StatusOr<BotAnswer> ChestoniaMove(const engine::chestonia_chess::ChestoniaChessState& state,
-                                        const BotRequest& req) {
+                                        const BotRequest& req,
+                                        const ChestoniaEvalWeights& weights) {
   using namespace engine::chestonia_chess;
   const Position& pos = state.position();
   BotAnswer a;
@@ -104,11 +106,7 @@ absl::StatusOr<BotAnswer> ChestoniaMove(const engine::chestonia_chess::Chestonia
   absl::StatusOr<MultiAlgorithm> alg = ParseAlgorithm(req.algorithm, pos.rules.players);
   if (!alg.ok()) return alg.status();
   auto searcher = std::make_unique<ChestoniaSearcher>();
-  if (!req.eval.empty()) {
-    ChestoniaEvalWeights w = DefaultChestoniaEvalWeights(pos.rules.players);
-    if (absl::Status st = ApplyChestoniaEvalOverrides(req.eval, &w); !st.ok()) return st;
-    searcher->set_weights(w);
-  }
+  searcher->set_weights(weights);
   a.algorithm = pos.rules.players == 2 && *alg == MultiAlgorithm::kParanoid
                     ? "alphabeta"
                     : MultiAlgorithmName(*alg);
@@ -119,10 +117,7 @@ absl::StatusOr<BotAnswer> ChestoniaMove(const engine::chestonia_chess::Chestonia
 }  // namespace
 
 absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotRequest& req) {
-  if (req.level < 0 || req.level > kMaxLevel) {
-    return absl::InvalidArgumentError(absl::StrCat("level must be 0..", kMaxLevel));
-  }
-  if (req.level > MaxLevel(state.NumSeats())) {
+  if (req.level < 0 || req.level > MaxLevel(state.NumSeats())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a game of ", state.NumSeats(), " seats has the levels 0..", MaxLevel(state.NumSeats())));
   }
@@ -138,15 +133,15 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
     return absl::FailedPreconditionError(
         absl::StrCat("seat ", req.seat, " is not to move (seat ", state.ToMove(), " is)"));
   }
+  const auto* hexchess = dynamic_cast<const engine::chestonia_chess::ChestoniaChessState*>(&state);
+  // Checked before any level's work, so a bad override fails at every level.
+  ChestoniaEvalWeights weights = DefaultChestoniaEvalWeights();
   if (!req.eval.empty()) {
-    const auto* hexchess =
-        dynamic_cast<const engine::chestonia_chess::ChestoniaChessState*>(&state);
     if (hexchess == nullptr || req.algorithm == "mcts") {
       return absl::InvalidArgumentError(
           "evaluation overrides apply to Chestonia chess searches only");
     }
-    ChestoniaEvalWeights w;
-    if (absl::Status st = ApplyChestoniaEvalOverrides(req.eval, &w); !st.ok()) return st;
+    if (absl::Status st = ApplyChestoniaEvalOverrides(req.eval, &weights); !st.ok()) return st;
   }
   if (req.level == 0) return RandomAction(state, req.seed);
   if (req.algorithm != "mcts") {
@@ -156,10 +151,7 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
       }
       return ChessMove(*chess, req);
     }
-    if (const auto* hexchess =
-            dynamic_cast<const engine::chestonia_chess::ChestoniaChessState*>(&state)) {
-      return ChestoniaMove(*hexchess, req);
-    }
+    if (hexchess != nullptr) return ChestoniaMove(*hexchess, req, weights);
   }
   if (!req.algorithm.empty() && req.algorithm != "mcts") {
     return absl::InvalidArgumentError("this game supports only the mcts algorithm");

@@ -105,10 +105,9 @@ Position After(const Position& pos, Move m) {
 
 }  // namespace
 
-const ChestoniaEvalWeights& DefaultChestoniaEvalWeights(int players) {
-  // One set today: the king-safety terms measured no gain with three seats (docs/bots.md).
-  static const ChestoniaEvalWeights two, three;
-  return players >= 3 ? three : two;
+const ChestoniaEvalWeights& DefaultChestoniaEvalWeights() {
+  static const ChestoniaEvalWeights w;
+  return w;
 }
 
 absl::Status ApplyChestoniaEvalOverrides(std::string_view text, ChestoniaEvalWeights* w) {
@@ -135,10 +134,10 @@ absl::Status ApplyChestoniaEvalOverrides(std::string_view text, ChestoniaEvalWei
     const absl::string_view name = item.substr(0, eq);
     bool found = false;
     for (const auto& [field, member] : fields) {
-      if (name == field) {
-        out.*member = value;
-        found = true;
-      }
+      if (name != field) continue;
+      out.*member = value;
+      found = true;
+      break;
     }
     if (!found) {
       return absl::InvalidArgumentError(absl::StrCat("unknown evaluation weight '", name, "'"));
@@ -649,7 +648,6 @@ std::array<int, 3> ChestoniaSearcher::MaxN(const Position& pos_in, int depth, in
 SearchResult ChestoniaSearcher::Search(const Position& pos, MultiAlgorithm algorithm,
                                        const SearchLimits& limits) {
   limits_ = limits;
-  weights_ = override_ ? *override_ : DefaultChestoniaEvalWeights(pos.rules.players);
   nodes_ = 0;
   aborted_ = false;
   root_ = pos.turn;
@@ -715,7 +713,7 @@ Move ChestoniaGreedyMove(const Position& pos, uint64_t seed) {
   auto list = std::make_unique<MoveList>();
   GenerateLegalMoves(pos, *list);
   Rng rng(seed);
-  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights(pos.rules.players);
+  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights();
   Move best{};
   int64_t best_key = INT64_MIN;
   for (const Move m : *list) {
@@ -741,7 +739,7 @@ std::vector<int> RewardTypesOf(int zone) {
 // Best follow-up of a placement or penalty phase for the seat to act, greedily; returns the
 // value for `seat` of the result and fills `action`.
 int ResolveRewardOrPenalty(const Position& pos, int seat, Rng& rng, std::string* action) {
-  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights(pos.rules.players);
+  const ChestoniaEvalWeights& w = DefaultChestoniaEvalWeights();
   int64_t best_key = INT64_MIN;
   int best_value = ChestoniaValueFor(pos, seat, w);
   auto consider = [&](const Position& after, std::string text) {
@@ -796,7 +794,7 @@ int ChestoniaChooseAim(const Position& pos, uint64_t seed, double* expected_valu
       Rng inner(seed);
       return double(ResolveRewardOrPenalty(p, seat, inner, nullptr));
     }
-    return double(ChestoniaValueFor(p, seat, DefaultChestoniaEvalWeights(pos.rules.players)));
+    return double(ChestoniaValueFor(p, seat, DefaultChestoniaEvalWeights()));
   };
   std::vector<double> cell_value(kNumCells + 1);
   double zone_value[8];

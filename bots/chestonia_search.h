@@ -21,7 +21,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -57,9 +56,7 @@ struct ChestoniaEvalWeights {
   // seat to move is in check (paranoid search, three or more seats).
   int check_extension = 0;
 };
-// The weights for a player count (today one set for both; the ladders in docs/bots.md measured
-// it).
-const ChestoniaEvalWeights& DefaultChestoniaEvalWeights(int players);
+const ChestoniaEvalWeights& DefaultChestoniaEvalWeights();
 // Applies "name=value" overrides separated by '+' (tools and experiments, e.g. the ladder's
 // "4:paranoid:0:0:king_attack=4"). INVALID_ARGUMENT for an unknown name or a bad number.
 absl::Status ApplyChestoniaEvalOverrides(std::string_view text, ChestoniaEvalWeights* w);
@@ -79,8 +76,7 @@ inline constexpr MultiAlgorithm kDefaultThreePlayerAlgorithm = MultiAlgorithm::k
 class ChestoniaSearcher {
  public:
   ChestoniaSearcher();
-  // Replaces the player count's default weights for every later search.
-  void set_weights(const ChestoniaEvalWeights& w) { override_ = w; }
+  void set_weights(const ChestoniaEvalWeights& w) { weights_ = w; }
 
   // Searches a position whose phase is kMove. Result moves are "q,r:q,r" texts.
   SearchResult Search(const engine::chestonia_chess::Position& pos, MultiAlgorithm algorithm,
@@ -122,8 +118,7 @@ class ChestoniaSearcher {
     std::array<int, engine::chestonia_chess::kMaxMoves> scores;
   };
 
-  ChestoniaEvalWeights weights_;  // of the current search
-  std::optional<ChestoniaEvalWeights> override_;
+  ChestoniaEvalWeights weights_;
   std::vector<TTEntry> tt_;
   Move killers_[128][2];
   std::vector<int> history_;         // [seat][from][to]

@@ -395,11 +395,11 @@ Position Parse(const std::string& pieces) {
 }
 
 TEST(ChestoniaEval, OverridesSetNamedWeightsAndRejectTheRest) {
-  ChestoniaEvalWeights w = DefaultChestoniaEvalWeights(3);
+  ChestoniaEvalWeights w = DefaultChestoniaEvalWeights();
   ASSERT_TRUE(ApplyChestoniaEvalOverrides("king_attack=7+leader_percent=50", &w).ok());
   EXPECT_EQ(w.king_attack, 7);
   EXPECT_EQ(w.leader_percent, 50);
-  EXPECT_EQ(w.centre, DefaultChestoniaEvalWeights(3).centre);
+  EXPECT_EQ(w.centre, DefaultChestoniaEvalWeights().centre);
   const ChestoniaEvalWeights before = w;
   for (const char* bad : {"king_attak=1", "king_attack", "king_attack=x", "centre=1+nope=2"}) {
     EXPECT_EQ(ApplyChestoniaEvalOverrides(bad, &w).code(), absl::StatusCode::kInvalidArgument)

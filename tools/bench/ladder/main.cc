@@ -78,7 +78,7 @@ std::vector<int> Places(const State& s, int adjudicate) {
   if (const auto* hc =
           dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s)) {
     const auto scores = arena::bots::ChestoniaSeatScores(
-        hc->position(), arena::bots::DefaultChestoniaEvalWeights(hc->position().rules.players));
+        hc->position(), arena::bots::DefaultChestoniaEvalWeights());
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         if (scores[j] > scores[i] + adjudicate) ++places[i];
