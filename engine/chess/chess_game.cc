@@ -325,6 +325,90 @@ std::string ChessState::ToPgn(std::vector<std::pair<std::string, std::string>> t
   return ExportPgn(game);
 }
 
+// --- What the game tells the layers above ---------------------------------------------------
+
+std::vector<SeatInfo> ChessState::Seats() const {
+  return {{"white", "#f4f1e8"}, {"black", "#26221e"}};
+}
+
+absl::StatusOr<ActionFacts> ChessState::DescribeAction(std::string_view action) const {
+  // A legal move is described from the move itself; other well-formed UCI text from its two
+  // squares (it need not be legal here).
+  ActionFacts facts;
+  facts.ends_turn = true;
+  absl::StatusOr<Move> move = ParseMove(pos_, action);
+  Square from = kNoSquare, to = kNoSquare;
+  if (move.ok()) {
+    from = move->from();
+    to = move->to();
+  } else if (action.size() == 4 || action.size() == 5) {
+    auto square = [](std::string_view t) -> Square {
+      if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8') return kNoSquare;
+      return MakeSquare(t[0] - 'a', t[1] - '1');
+    };
+    from = square(action.substr(0, 2));
+    to = square(action.substr(2, 2));
+  }
+  if (from == kNoSquare || to == kNoSquare) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", ToAbsl(action), "' is not a chess move (UCI such as e2e4, or SAN)"));
+  }
+  facts.cells = {SquareName(from), SquareName(to)};
+  const Piece moving = pos_.piece_on(from);
+  facts.irreversible = (moving != kNoPiece && TypeOf(moving) == kPawn) ||
+                       pos_.piece_on(to) != kNoPiece || (move.ok() && move->kind() == kCastling);
+  return facts;
+}
+
+RulesBrief ChessState::Brief() const {
+  RulesBrief brief;
+  brief.text =
+      "Standard chess (FIDE laws of play). White moves first. The aim is to checkmate the other "
+      "king; kings are never captured. Castling, en passant and promotion as usual. The game is "
+      "drawn by stalemate, threefold repetition, the fifty-move rule or insufficient material, "
+      "and either side may resign or offer a draw.";
+  brief.formats = {{kActionMove, "UCI long algebraic: <from><to>[promotion], e.g. e2e4, e7e8q",
+                    "Move one of your pieces; castling is the king's two-square step (e1g1)."}};
+  return brief;
+}
+
+BoardView ChessState::Board(int perspective) const {
+  static constexpr std::string_view kKinds[6] = {"pawn", "knight", "bishop",
+                                                 "rook", "queen",  "king"};
+  static constexpr std::string_view kSymbols = "PNBRQK";
+  BoardView view;
+  view.game = "chess";
+  view.shape = "square";
+  view.perspective = perspective == 1 ? 1 : 0;
+  view.seats = Seats();
+  const bool flipped = view.perspective == 1;
+  for (int sq = 0; sq < 64; ++sq) {
+    const Square s = Square(sq);
+    const int col = flipped ? 7 - FileOf(s) : FileOf(s);
+    const int row = flipped ? RankOf(s) : 7 - RankOf(s);
+    view.cells.push_back({SquareName(s), double(col), double(row), (FileOf(s) + RankOf(s)) % 2});
+    const Piece p = pos_.piece_on(s);
+    if (p != kNoPiece) {
+      view.pieces.push_back({SquareName(s), int(ColorOf(p)), std::string(kKinds[TypeOf(p)]),
+                             std::string(1, kSymbols[TypeOf(p)]), false});
+    }
+  }
+  view.to_move = ToMove();
+  view.phase = Phase();
+  return view;
+}
+
+std::string ChessState::ExportRecord(const RecordInfo& info) const {
+  if (!info.result || outcome_.finished()) return ToPgn(info.tags, info.clocks);
+  PgnGame game;
+  game.tags = info.tags;
+  game.start_fen = start_.Fen();
+  game.moves = moves_;
+  game.clocks = info.clocks;
+  game.result = *info.result;
+  return ExportPgn(game);
+}
+
 const ChessGame& ChessGame::Instance() {
   static const ChessGame* game = new ChessGame();
   return *game;
@@ -344,3 +428,9 @@ absl::StatusOr<std::unique_ptr<State>> ChessGame::Parse(std::string_view text,
 }
 
 }  // namespace arena::engine::chess
+
+namespace arena::engine {
+const Game& RegisteredGame_chess() {
+  return chess::ChessGame::Instance();
+}
+}  // namespace arena::engine

@@ -46,6 +46,11 @@ class ChessState : public State {
   uint64_t Hash() const override;
   std::string Render(const RenderOptions& options) const override;
   std::string PositionText() const override { return pos_.Fen(); }
+  std::vector<SeatInfo> Seats() const override;
+  absl::StatusOr<ActionFacts> DescribeAction(std::string_view action) const override;
+  RulesBrief Brief() const override;
+  BoardView Board(int perspective) const override;
+  std::string ExportRecord(const RecordInfo& info) const override;
   // The standard perft of the current position (the pure move tree, as in every published
   // perft table: draw rules do not prune it), with the fast generator.
   uint64_t Perft(int depth) const override;

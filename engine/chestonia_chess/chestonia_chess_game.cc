@@ -1,6 +1,7 @@
 #include "engine/chestonia_chess/chestonia_chess_game.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -330,6 +331,171 @@ uint64_t ChestoniaChessState::Perft(int depth) const {
   return chestonia_chess::Perft(pos_, depth);
 }
 
+// --- What the game tells the layers above ---------------------------------------------------
+
+std::vector<SeatInfo> ChestoniaChessState::Seats() const {
+  std::vector<SeatInfo> seats;
+  for (int s = 0; s < pos_.rules.players; ++s) {
+    const std::string_view name = SeatColour(pos_.rules.players, s);
+    const char* colour = name == "blue" ? "#2f6fd0" : name == "black" ? "#26221e" : "#f4f1e8";
+    seats.push_back({std::string(name), colour});
+  }
+  return seats;
+}
+
+absl::StatusOr<ActionFacts> ChestoniaChessState::DescribeAction(std::string_view action) const {
+  ActionFacts facts;
+  auto cell_after = [&](std::string_view word) -> absl::StatusOr<std::string> {
+    absl::StatusOr<int> cell = ParseCell(action.substr(word.size()));
+    if (!cell.ok()) return cell.status();
+    return CellName(*cell);
+  };
+  if (action == "dart-round" || action == "no-dart-round") {
+    facts.kind = kActionChance;
+  } else if (absl::StartsWith(ToAbsl(action), "land ")) {
+    facts.kind = kActionDartLanding;
+    if (action != "land miss") {
+      absl::StatusOr<std::string> cell = cell_after("land ");
+      if (!cell.ok()) return cell.status();
+      facts.cells = {*cell};
+      facts.irreversible = true;  // a knock-off may follow
+    }
+  } else if (absl::StartsWith(ToAbsl(action), "aim ")) {
+    facts.kind = kActionDartAim;
+    absl::StatusOr<std::string> cell = cell_after("aim ");
+    if (!cell.ok()) return cell.status();
+    facts.cells = {*cell};
+  } else if (action == "skip") {
+    facts.kind = kActionPlacement;
+  } else if (absl::StartsWith(ToAbsl(action), "place ")) {
+    facts.kind = kActionPlacement;
+    if (action.size() < 9 || PieceTypeFromLetter(action[6]) == kEmpty || action[7] != ' ') {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", ToAbsl(action), "' is not a placement (place <Q|R|B|N|P> q,r)"));
+    }
+    absl::StatusOr<std::string> cell = cell_after("place Q ");
+    if (!cell.ok()) return cell.status();
+    facts.cells = {*cell};
+    facts.irreversible = true;
+  } else if (absl::StartsWith(ToAbsl(action), "penalty ")) {
+    facts.kind = kActionPenalty;
+    absl::StatusOr<std::string> cell = cell_after("penalty ");
+    if (!cell.ok()) return cell.status();
+    facts.cells = {*cell};
+    facts.irreversible = true;
+  } else {
+    absl::StatusOr<Move> move = ParseMoveText(action);
+    if (!move.ok()) return move.status();
+    facts.kind = kActionMove;
+    facts.ends_turn = true;
+    facts.cells = {CellName(move->from), CellName(move->to)};
+    facts.irreversible = TypeOf(pos_.cells[move->from]) == kPawn || pos_.cells[move->to] != 0;
+  }
+  return facts;
+}
+
+RulesBrief ChestoniaChessState::Brief() const {
+  const Rules& r = pos_.rules;
+  RulesBrief brief;
+  std::string seats;
+  for (const SeatInfo& s : Seats()) absl::StrAppend(&seats, seats.empty() ? "" : ", ", s.name);
+  brief.text = absl::StrCat(
+      "Chestonia chess: chess on a hexagonal board of 169 cells for ", r.players, " players (",
+      seats,
+      ", moving in that order around the board). Cells are written in axial coordinates "
+      "\"q,r\" with max(|q|, |r|, |q+r|) <= 7; the centre is 0,0. Rooks move along the 6 "
+      "straight lines through cell edges, bishops along the 6 diagonal lines (passing between "
+      "two cells; only a piece on the line itself blocks), queens along all 12, the king one "
+      "step along any of the 12. A knight leaps to the 24 cells two or three steps along a "
+      "straight line and one step turned 60 degrees, jumping over everything. A pawn runs 1 to "
+      "4 empty cells (1 to 3 once it has moved) along either of its two forward directions, or "
+      "steps one cell sideways without capturing; it captures on the adjacent cell in either "
+      "forward or either sideways direction; there is no en passant and no castling. A pawn "
+      "that ends its move on the back row of any other seat becomes a queen.",
+      r.board == BoardKind::kAlternating ? ""
+                                         : " On this board design, on the very first move of "
+                                           "the game a queen or bishop may not capture on a "
+                                           "back-row cell.",
+      r.reverse
+          ? " This is REVERSE chess: the aim is to LOSE all your pieces (or to be left without "
+            "a legal move) first. Captures are compulsory; there is no check or checkmate and "
+            "the king is an ordinary piece that can be captured."
+          : " Kings are never captured: you may not leave your king attacked by any seat still "
+            "in the game. A seat with no legal move at the start of its turn is checkmated if "
+            "its king is attacked (it is out and its army freezes where it stands) and skipped "
+            "otherwise. The last seat still in wins.",
+      " The game is drawn after 60 moves without a capture, pawn move or dart event, by "
+      "perpetual check (10 turns in a row begun in check with two seats left), or when nobody "
+      "can move.",
+      r.movecap > 0 ? absl::StrCat(" It is drawn when ", r.movecap, " moves have been played.")
+                    : "",
+      r.darts ? " Darts are on: every 3 to 10 rounds a dart round comes, and at the start of "
+                "its turn each seat aims a dart at a cell. Where it lands (it may scatter) the "
+                "piece on that cell is knocked off (not a king, not a frozen piece); landing "
+                "in the centre zones pays a queen (zone 1), a rook, bishop or knight (zone 2) "
+                "or a pawn (zone 3), placed on a free cell of your back row or pawn row; a miss "
+                "costs you a pawn of your choice."
+              : "");
+  brief.formats.push_back({kActionMove, "<from>:<to> with cells as q,r, e.g. 3,-6:3,-3",
+                           "Move one of your pieces; promotion to a queen is automatic."});
+  if (r.darts) {
+    brief.formats.push_back({kActionDartAim, "aim <q,r>, e.g. aim 0,0",
+                             "In a dart round, name the cell your dart aims at."});
+    brief.formats.push_back(
+        {kActionPlacement, "place <Q|R|B|N|P> <q,r>, e.g. place Q 2,-7, or skip",
+         "Place the piece your dart won on a free cell of your back row or pawn row."});
+    brief.formats.push_back({kActionPenalty, "penalty <q,r>, e.g. penalty 1,-6",
+                             "After a miss, name the pawn of yours that is removed."});
+  }
+  return brief;
+}
+
+BoardView ChestoniaChessState::Board(int perspective) const {
+  static constexpr std::string_view kKinds[7] = {"",     "pawn",  "knight", "bishop",
+                                                 "rook", "queen", "king"};
+  const Rules& r = pos_.rules;
+  BoardView view;
+  view.game = "chestonia-chess";
+  view.shape = "hex";
+  view.perspective = perspective >= 0 && perspective < r.players ? perspective : 0;
+  view.seats = Seats();
+  // The perspective seat's frame turned half a circle puts its edge at the bottom (r = +7).
+  const int to_view = 3 - pos_.layout().seats[view.perspective].sixths;
+  const hex::Grid& g = BoardGrid();
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    const hex::Axial a = g.At(cell);
+    const hex::Axial v = hex::Rotate(a, to_view);
+    const int ring = hex::RingOf(a);
+    int shade = 0;
+    switch (r.board) {
+      case BoardKind::kAlternating:
+        shade = ((a.q - a.r) % 3 + 3) % 3;
+        break;
+      case BoardKind::kPlain:
+        break;
+      case BoardKind::kCircles:
+        shade = hex::DartZone(ring);
+        break;
+      case BoardKind::kTarget:
+        shade = ring;
+        break;
+    }
+    view.cells.push_back({CellName(cell), std::sqrt(3.0) * (v.q + v.r / 2.0), 1.5 * v.r, shade});
+    const Piece p = pos_.cells[cell];
+    if (p) {
+      view.pieces.push_back({CellName(cell), SeatOf(p), std::string(kKinds[TypeOf(p)]),
+                             std::string(1, PieceLetter(TypeOf(p))), !pos_.Active(SeatOf(p))});
+    }
+  }
+  for (int i = 0; i < pos_.num_out; ++i) {
+    if (pos_.out_order[i] >= 0) view.frozen_seats.push_back(pos_.out_order[i]);
+  }
+  view.to_move = ToMove();
+  view.phase = Phase();
+  if (pos_.phase == Phase::kLanding && pos_.aim >= 0) view.dart_aim = CellName(pos_.aim);
+  return view;
+}
+
 // --- Game -----------------------------------------------------------------------------------
 
 const ChestoniaChessGame& ChestoniaChessGame::Instance() {
@@ -368,3 +534,9 @@ absl::StatusOr<std::unique_ptr<State>> ChestoniaChessGame::Parse(std::string_vie
 }
 
 }  // namespace arena::engine::chestonia_chess
+
+namespace arena::engine {
+const Game& RegisteredGame_chestonia_chess() {
+  return chestonia_chess::ChestoniaChessGame::Instance();
+}
+}  // namespace arena::engine

@@ -44,6 +44,10 @@ class ChestoniaChessState : public State {
   uint64_t Hash() const override;
   std::string Render(const RenderOptions& options) const override;
   uint64_t Perft(int depth) const override;
+  std::vector<SeatInfo> Seats() const override;
+  absl::StatusOr<ActionFacts> DescribeAction(std::string_view action) const override;
+  RulesBrief Brief() const override;
+  BoardView Board(int perspective) const override;
 
   const Position& position() const { return pos_; }
 

@@ -108,6 +108,17 @@ std::string_view SeatEventName(SeatEvent event) {
   return "unknown";
 }
 
+std::vector<std::string> PieceActions(const State& state, std::string_view cell) {
+  std::vector<std::string> out;
+  for (std::string& action : state.LegalActions()) {
+    absl::StatusOr<ActionFacts> facts = state.DescribeAction(action);
+    if (facts.ok() && !facts->cells.empty() && facts->cells.front() == cell) {
+      out.push_back(std::move(action));
+    }
+  }
+  return out;
+}
+
 uint64_t State::Perft(int depth) const {
   if (depth <= 0) return 1;
   if (IsTerminal() || ToMove() == kChanceSeat) return 1;

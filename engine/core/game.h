@@ -15,12 +15,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "engine/core/board_view.h"
 
 namespace arena::engine {
 
@@ -86,6 +88,15 @@ struct ChanceOutcome {
   double probability = 0.0;
 };
 
+// What a record export is given besides the moves: header tags, the mover's remaining seconds
+// after each move (nullopt without a clock), and the result when the service, not the engine,
+// ended the game (a move cap), in the record's own notation.
+struct RecordInfo {
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::vector<std::optional<int64_t>> clocks;
+  std::optional<std::string> result;
+};
+
 struct RenderOptions {
   bool coordinates = false;  // label cells / files and ranks
   int perspective = 0;       // the seat whose edge is drawn nearest the viewer
@@ -135,6 +146,21 @@ class State {
   // logs. Defaults to PublicSerialize().
   virtual std::string PositionText() const { return PublicSerialize(); }
 
+  // --- What the game tells the layers above it (engine/core/board_view.h) ---
+  // Every seat's name and colour, in seat order.
+  virtual std::vector<SeatInfo> Seats() const = 0;
+  // What `action` (canonical text) would be if applied to this state: its kind, the cells it
+  // touches, whether it ends the acting seat's turn and whether it is irreversible.
+  // INVALID_ARGUMENT for text that does not parse; it need not be legal here.
+  virtual absl::StatusOr<ActionFacts> DescribeAction(std::string_view action) const = 0;
+  // The rules of this state's variant and the format of every action, for prompts.
+  virtual RulesBrief Brief() const = 0;
+  // The position as a board view turned to `perspective`'s edge (0 when out of range).
+  virtual BoardView Board(int perspective) const = 0;
+  // The game so far in its community's standard record format (PGN for chess), or "" when the
+  // game has none (the event log is its record).
+  virtual std::string ExportRecord(const RecordInfo& info) const { return ""; }
+
   // Leaf count of the move tree to `depth` plies (chance nodes are not expanded; games
   // document how perft treats them). The default walks the facade; games override it with
   // their fast generator.
@@ -161,9 +187,14 @@ class Game {
                                                        const Variant& variant) const = 0;
 };
 
+// The legal actions that move the piece on `cell` (beginner highlighting): those whose first
+// touched cell is `cell`.
+std::vector<std::string> PieceActions(const State& state, std::string_view cell);
+
 // --- Registry ---------------------------------------------------------------------------
-// Every game the engine knows, for services and tools. Adding a game means adding one line to
-// registry.cc.
+// Every game the engine knows, for services and tools, generated from the ARENA_GAMES list in
+// engine/CMakeLists.txt: the folder engine/<name>/ defines the library arena_game_<name> and
+// the function `const Game& RegisteredGame_<name>()` (docs/architecture.md, "Adding a game").
 const Game* FindGame(std::string_view id);
 std::vector<const Game*> AllGames();
 

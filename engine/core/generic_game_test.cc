@@ -2,6 +2,7 @@
 // step, refusal of garbage without change, and replay from the action log.
 #include <cstdlib>
 #include <random>
+#include <set>
 
 #include "engine/core/game.h"
 #include "gtest/gtest.h"
@@ -41,6 +42,73 @@ void CheckRoundTrip(const Game& game, const Variant& variant, const State& state
   EXPECT_EQ((*parsed)->LegalActions(), state.LegalActions());
 }
 
+// What the facade says about a state agrees with the state itself: seats, board view, action
+// facts, rules brief, piece actions.
+void CheckDescription(const State& state, std::set<std::string>* phases_seen) {
+  ASSERT_EQ(static_cast<int>(state.Seats().size()), state.NumSeats());
+  for (const SeatInfo& seat : state.Seats()) {
+    EXPECT_FALSE(seat.name.empty());
+    EXPECT_FALSE(seat.colour.empty());
+  }
+  const BoardView view = state.Board(0);
+  EXPECT_EQ(view.game, state.GameId());
+  EXPECT_TRUE(view.shape == "hex" || view.shape == "square") << view.shape;
+  EXPECT_EQ(view.to_move, state.ToMove());
+  EXPECT_EQ(view.phase, state.Phase());
+  std::set<std::string> cells;
+  for (const BoardCell& c : view.cells) EXPECT_TRUE(cells.insert(c.id).second) << c.id;
+  std::set<std::string> occupied;
+  for (const BoardPiece& p : view.pieces) {
+    EXPECT_TRUE(cells.count(p.cell)) << "piece on unknown cell " << p.cell;
+    EXPECT_TRUE(occupied.insert(p.cell).second) << "two pieces on " << p.cell;
+    EXPECT_GE(p.seat, 0);
+    EXPECT_LT(p.seat, state.NumSeats());
+    EXPECT_FALSE(p.kind.empty());
+    EXPECT_EQ(p.symbol.size(), 1u);
+  }
+  // The view turned to another seat has the same cells and pieces, moved.
+  const BoardView other = state.Board(state.NumSeats() - 1);
+  EXPECT_EQ(other.cells.size(), view.cells.size());
+  EXPECT_EQ(other.pieces.size(), view.pieces.size());
+  auto json = BoardView::FromJson(view.ToJson());
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_EQ(json->ToJson(), view.ToJson());
+  EXPECT_FALSE(DrawBoardText(view, true).empty());
+
+  const RulesBrief brief = state.Brief();
+  EXPECT_FALSE(brief.text.empty());
+  if (state.ToMove() >= 0) {
+    phases_seen->insert(state.Phase());
+    bool described = false;
+    for (const ActionFormat& f : brief.formats) described |= f.kind == state.Phase();
+    EXPECT_TRUE(described) << "the brief has no format for the phase " << state.Phase();
+  }
+  std::set<std::string> moved_from;
+  for (const std::string& action : state.LegalActions()) {
+    absl::StatusOr<ActionFacts> facts = state.DescribeAction(action);
+    ASSERT_TRUE(facts.ok()) << facts.status() << " describing " << action;
+    EXPECT_EQ(facts->kind, state.Phase()) << action;
+    EXPECT_EQ(facts->ends_turn, facts->kind == kActionMove || facts->kind == kActionPass) << action;
+    for (const std::string& c : facts->cells) EXPECT_TRUE(cells.count(c)) << action << " " << c;
+    if (facts->kind == kActionMove && !facts->cells.empty()) moved_from.insert(facts->cells[0]);
+  }
+  for (const ChanceOutcome& o : state.ChanceOutcomes()) {
+    absl::StatusOr<ActionFacts> facts = state.DescribeAction(o.action);
+    ASSERT_TRUE(facts.ok()) << facts.status() << " describing " << o.action;
+    EXPECT_FALSE(facts->ends_turn) << o.action;
+  }
+  // Beginner highlighting: the piece actions of an origin are exactly the moves from it (two
+  // origins per position keep the test's cost linear).
+  if (moved_from.size() > 2) moved_from.erase(std::next(moved_from.begin(), 2), moved_from.end());
+  for (const std::string& from : moved_from) {
+    for (const std::string& a : PieceActions(state, from)) {
+      EXPECT_EQ(state.DescribeAction(a)->cells.front(), from);
+    }
+    EXPECT_FALSE(PieceActions(state, from).empty());
+  }
+  EXPECT_FALSE(state.DescribeAction("not a move !!").ok());
+}
+
 class GenericGameTest : public testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(GenericGameTest, RandomGamesRoundTripAndReplay) {
@@ -51,6 +119,7 @@ TEST_P(GenericGameTest, RandomGamesRoundTripAndReplay) {
   ASSERT_TRUE(variant.ok());
   std::mt19937_64 rng(std::hash<std::string>{}(game_id + variant_text));
   int finished = 0;
+  std::set<std::string> phases_seen;
   for (int g = 0; g < GamesPerVariant(); ++g) {
     auto initial = game->NewInitialState(*variant);
     ASSERT_TRUE(initial.ok()) << initial.status();
@@ -59,6 +128,7 @@ TEST_P(GenericGameTest, RandomGamesRoundTripAndReplay) {
     for (int n = 0; n < kMaxActions && !state->IsTerminal(); ++n) {
       ASSERT_EQ(state->ActionCount(), static_cast<int>(log.size()));
       CheckRoundTrip(*game, *variant, *state);
+      if (n % 9 == 0) CheckDescription(*state, &phases_seen);
       if (HasFatalFailure()) return;
       std::string action;
       if (state->ToMove() == kChanceSeat) {
