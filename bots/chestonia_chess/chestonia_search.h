@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "bots/search_common.h"
+#include "bots/core/search_common.h"
 #include "engine/chestonia_chess/movegen.h"
 #include "engine/chestonia_chess/position.h"
 

@@ -1,4 +1,4 @@
-#include "bots/chess_search.h"
+#include "bots/chess/chess_search.h"
 
 #include <algorithm>
 #include <bit>

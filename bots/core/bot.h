@@ -1,13 +1,11 @@
 // The bot: one request in, one action out, for every game the engine knows.
 //
 // ChooseBotMove parses the position through the facade, checks that `seat` is to act, and
-// dispatches by game and level: level 0 a random legal action (seeded), level 1 greedy
-// one-ply, levels 2..MaxLevel(seats) a search with LevelNodeBudget(level, seats) nodes (or the
-// request's own budget; see bots/levels.h). Chess uses ChessSearcher, Chestonia chess
-// ChestoniaSearcher (paranoid for two players, the three-player default chosen by experiment, see
-// docs/bots.md) and its dart decisions by expectation; every other game MCTS over the facade. A
-// fresh searcher per call: the answer depends only on the request, so a level is a stable rating
-// anchor.
+// dispatches by level: level 0 a random legal action (seeded); levels 1..MaxLevel(seats) the
+// game's own player when bots/<game>/ registers one (bots/core/game_bot.h: greedy at level 1,
+// a search with LevelNodeBudget(level, seats) nodes above, or the request's own budget; see
+// bots/core/levels.h), else MCTS over the facade. A fresh searcher per call: the answer
+// depends only on the request, so a level is a stable rating anchor.
 #pragma once
 
 #include <atomic>
@@ -15,7 +13,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "bots/search_common.h"
+#include "bots/core/search_common.h"
 #include "engine/core/game.h"
 
 namespace arena::bots {
@@ -30,8 +28,8 @@ struct BotRequest {
   int max_depth = 0;        // 0 = no depth limit (tools and experiments; not in the RPC)
   uint64_t seed = 0;
   std::string algorithm;  // "" default; "paranoid", "brs", "maxn", "mcts" to override
-  // Chestonia chess searches only (tools and experiments; not in the RPC): evaluation weight
-  // overrides, "name=value+name=value" (see ApplyChestoniaEvalOverrides).
+  // A game's own searcher only (tools and experiments; not in the RPC): evaluation weight
+  // overrides, "name=value+name=value" (Chestonia chess: ApplyChestoniaEvalOverrides).
   std::string eval;
   const std::atomic<bool>* stop = nullptr;
 };

@@ -20,8 +20,8 @@
 #include <memory>
 #include <vector>
 
-#include "bots/chess_eval.h"
-#include "bots/search_common.h"
+#include "bots/chess/chess_eval.h"
+#include "bots/core/search_common.h"
 #include "engine/chess/movegen.h"
 #include "engine/chess/position.h"
 

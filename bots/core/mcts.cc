@@ -1,4 +1,4 @@
-#include "bots/mcts.h"
+#include "bots/core/mcts.h"
 
 #include <cmath>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "bots/chestonia_search.h"
+#include "bots/chestonia_chess/chestonia_search.h"
 
 #include <algorithm>
 #include <cstring>

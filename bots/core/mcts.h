@@ -10,7 +10,7 @@
 // node budgets of the alpha-beta searchers and deterministic.
 #pragma once
 
-#include "bots/search_common.h"
+#include "bots/core/search_common.h"
 #include "engine/core/game.h"
 
 namespace arena::bots {

@@ -1,4 +1,4 @@
-#include "bots/chess_eval.h"
+#include "bots/chess/chess_eval.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // What every searcher shares: the limits of one search, the stop flag, the result, levels and
-// a small seeded random source (levels: bots/levels.h).
+// a small seeded random source (levels: bots/core/levels.h).
 //
 // Determinism: a search is bounded by a NODE budget (and a depth), never by reading a clock,
 // and is single-threaded, so the same position, level and seed give the same move on any
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "bots/levels.h"
+#include "bots/core/levels.h"
 
 namespace arena::bots {
 
