@@ -4,34 +4,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/log.h"
 #include "gateway/cost.h"
 #include "gateway/prompt.h"
-#include "services/common/log.h"
 
 namespace arena::gateway {
 
 using arena::v1::ModelAttempt;
 using arena::v1::ModelTurnRequest;
 using arena::v1::ModelTurnResponse;
-
-std::string EngineGameId(arena::v1::GameKind kind) {
-  switch (kind) {
-    case arena::v1::GAME_KIND_CHESS:
-      return "chess";
-    case arena::v1::GAME_KIND_CHESTONIA_CHESS:
-      return "chestonia-chess";
-    case arena::v1::GAME_KIND_CHESTONIA_CHECKERS:
-      return "chestonia-checkers";
-    case arena::v1::GAME_KIND_CHESTONIA_GO:
-      return "chestonia-go";
-    case arena::v1::GAME_KIND_HEX_CHECKERS:
-      return "hex-checkers";
-    case arena::v1::GAME_KIND_THREE_PLAYER_CHESS:
-      return "three-player-chess";
-    default:
-      return "";
-  }
-}
 
 namespace {
 
@@ -282,8 +263,10 @@ void ModelGateway::ChooseMove(const ModelTurnRequest& request, TurnDone done) {
   if (request.model_id().empty()) {
     return refuse(absl::InvalidArgumentError("model_id is required"));
   }
-  std::string engine_id = EngineGameId(request.game());
-  if (engine_id.empty()) return refuse(absl::InvalidArgumentError("game kind is not known"));
+  const std::string& engine_id = request.engine_game();
+  if (engine::FindGame(engine_id) == nullptr) {
+    return refuse(absl::InvalidArgumentError("engine_game names no game this build serves"));
+  }
   if (request.cost_cap_microcredits() < 0) {
     return refuse(absl::InvalidArgumentError("cost_cap_microcredits must not be negative"));
   }

@@ -38,9 +38,6 @@ struct GatewayOptions {
   int default_max_reprompts = 3;
 };
 
-// The engine id for a GameKind ("" when unknown).
-std::string EngineGameId(arena::v1::GameKind kind);
-
 class ModelGateway {
  public:
   ModelGateway(GatewayOptions options, HttpLoop* loop,

@@ -15,23 +15,12 @@ std::string Trim(absl::string_view s) {
   return std::string(absl::StripAsciiWhitespace(s));
 }
 
-std::string SeatName(const std::string& game_id, int seat, int seats) {
-  if (game_id == "chess") return seat == 0 ? "White" : "Black";
-  if (game_id == "chestonia-chess") {
-    static const char* kTwo[] = {"Blue", "White"};
-    static const char* kThree[] = {"Blue", "Black", "White"};
-    if (seats == 2 && seat < 2) return kTwo[seat];
-    if (seats == 3 && seat < 3) return kThree[seat];
+// The format line of the action kind `phase` from the game's brief, or nullptr.
+const engine::ActionFormat* FormatOf(const engine::RulesBrief& brief, const std::string& phase) {
+  for (const engine::ActionFormat& f : brief.formats) {
+    if (f.kind == phase) return &f;
   }
-  return absl::StrCat("seat ", seat);
-}
-
-std::string OwedText(const std::string& phase) {
-  if (phase == "move") return "your move";
-  if (phase == "dart-aim") return "where to aim your dart (a cell)";
-  if (phase == "placement") return "where to place your piece (a cell)";
-  if (phase == "penalty") return "your choice of penalty";
-  return absl::StrCat("an action of kind '", phase, "'");
+  return nullptr;
 }
 
 // Strips quotes, backticks and trailing punctuation a model may wrap a move in.
@@ -105,27 +94,19 @@ absl::StatusOr<TurnPosition> LoadTurnPosition(const std::string& game_id,
   return turn;
 }
 
-std::string RulesBrief(const std::string& game_id) {
-  if (game_id == "chess") {
-    return "You are playing standard chess (FIDE rules): checkmate wins; stalemate, threefold "
-           "repetition, the fifty-move rule and insufficient material draw. Castling, en "
-           "passant and promotion are allowed. Moves are written in UCI: from-square then "
-           "to-square, e.g. e2e4, g1f3, e1g1 (castling king move), e7e8q (promotion to a "
-           "queen). Standard algebraic notation (Nf3) is accepted too.";
-  }
-  if (game_id == "chestonia-chess") {
-    return "You are playing Chestonia chess: chess on a hexagonal board of 169 cells for 2 or "
-           "3 players. Cells are written in axial coordinates \"q,r\". Pieces move along the "
-           "hexagonal lines (rooks along the 6 edge directions, bishops along the 6 diagonal "
-           "directions, queens both, knights jump, kings one step, pawns forward toward the "
-           "far side and promote there). Depending on the variant, darts may be thrown at "
-           "cells between rounds (you may be asked where to aim) and a reverse rule may apply. "
-           "A player whose king is captured or checkmated is out; the last player standing "
-           "wins. A move is written \"q,r:q,r\" (from-cell:to-cell); a dart aim is \"aim q,r\".";
-  }
-  return "You are playing a turn-based board game on a board drawn below. Choose one action "
-         "for your seat, written exactly in the game's own move notation as used in the move "
-         "history.";
+std::string SeatName(const TurnPosition& turn) {
+  const std::vector<engine::SeatInfo> seats = turn.state->Seats();
+  if (turn.seat >= 0 && turn.seat < static_cast<int>(seats.size())) return seats[turn.seat].name;
+  return absl::StrCat("seat ", turn.seat);
+}
+
+std::string OwedText(const TurnPosition& turn) {
+  const engine::RulesBrief brief = turn.state->Brief();
+  const engine::ActionFormat* format = FormatOf(brief, turn.phase);
+  if (format == nullptr) return absl::StrCat("an action of kind '", turn.phase, "'");
+  // The example is one of the seat's own legal actions, so its form is exactly the engine's.
+  return absl::StrCat("a ", turn.phase, " action, written ", format->format, ". ", format->meaning,
+                      " For example: ", turn.legal.front());
 }
 
 std::string SystemPrompt() {
@@ -139,17 +120,28 @@ std::string SystemPrompt() {
 std::string BuildTurnPrompt(const TurnPosition& turn) {
   const engine::State& s = *turn.state;
   std::string out;
-  absl::StrAppend(&out, "Rules in brief: ", RulesBrief(turn.game_id), "\n\n");
+  const engine::RulesBrief brief = s.Brief();
+  absl::StrAppend(&out, "Rules in brief: ", brief.text, "\n\n");
+  absl::StrAppend(&out, "How actions are written:\n");
+  for (const engine::ActionFormat& f : brief.formats) {
+    absl::StrAppend(&out, "- ", f.kind, ": ", f.format, ". ", f.meaning, "\n");
+  }
+  absl::StrAppend(&out, "\n");
   absl::StrAppend(&out, "Game id: ", turn.game_id, "\n");
   absl::StrAppend(&out, "Variant: ", turn.variant.empty() ? "(default)" : turn.variant, "\n");
   absl::StrAppend(&out, "Players: ", s.NumSeats(), "\n\n");
   absl::StrAppend(&out, "Position (the game's notation, between the markers):\n", kPositionBegin,
                   "\n", s.PublicSerialize(), "\n", kPositionEnd, "\n\n");
-  engine::RenderOptions render;
-  render.coordinates = true;
-  render.perspective = turn.seat;
-  absl::StrAppend(&out, "Board (drawn from your side, with coordinates):\n", s.Render(render),
-                  "\n\n");
+  std::string seat_key;
+  for (const engine::SeatInfo& seat : s.Seats()) {
+    absl::StrAppend(&seat_key, seat_key.empty() ? "" : ", ", seat.name.substr(0, 1), " = ",
+                    seat.name);
+  }
+  absl::StrAppend(&out,
+                  "Board (drawn from your side; each cell is the owner's initial and the piece "
+                  "letter, lower case for a frozen army, .. for empty; each row ends with the "
+                  "ids of its first and last cells; owners: ",
+                  seat_key, "):\n", engine::DrawBoardText(s.Board(turn.seat), true), "\n");
   if (turn.history.empty()) {
     absl::StrAppend(&out, "Move history: none yet.\n");
   } else {
@@ -162,8 +154,8 @@ std::string BuildTurnPrompt(const TurnPosition& turn) {
     }
     absl::StrAppend(&out, "\n");
   }
-  absl::StrAppend(&out, "\nYou play ", SeatName(turn.game_id, turn.seat, s.NumSeats()), " (seat ",
-                  turn.seat, "). It is your turn. You owe: ", OwedText(turn.phase), ".\n");
+  absl::StrAppend(&out, "\nYou play ", SeatName(turn), " (seat ", turn.seat,
+                  "). It is your turn. You owe ", OwedText(turn), ".\n");
   if (turn.show_legal_moves) {
     absl::StrAppend(&out, "Legal moves (choose exactly one): ", absl::StrJoin(turn.legal, " "),
                     "\n");
@@ -291,7 +283,7 @@ Extraction ExtractMove(const std::string& content, const std::string& finish_rea
 
 std::string RepromptText(const Extraction& extraction, const TurnPosition& turn) {
   std::string out = absl::StrCat("Your previous answer could not be used: ", extraction.reason,
-                                 ". It is still your turn; you owe ", OwedText(turn.phase), ".");
+                                 ". It is still your turn; you owe ", OwedText(turn), ".");
   if (turn.show_legal_moves) {
     absl::StrAppend(&out, " Legal moves: ", absl::StrJoin(turn.legal, " "), ".");
   }

@@ -1,11 +1,12 @@
 // What a model is told on its turn, and how its answer is read.
 //
-// The prompt is built only through the engine facade (Render, PublicSerialize, LegalActions,
-// Phase), so every registered game gets one: a short rules brief (chess and chestonia-chess
-// have their own; any other game gets a generic one), the position as the game's text
+// The prompt is built only through the engine facade, so every registered game gets a correct
+// one without the gateway knowing it: the game's own rules brief for this variant and the
+// exact format of every action it may ask for (State::Brief), the position as the game's text
 // serialization between the markers kPositionBegin/kPositionEnd (machine-readable: the local
-// stand-in for Abacus reads it back) and as a drawing with coordinates, the move history,
-// whose turn it is and what is owed, the legal moves when the table shows them, and the answer
+// stand-in for Abacus reads it back) and as the board view's drawing from the seat's own edge,
+// the move history, the seat's name, what is owed with an example taken from the seat's own
+// legal actions, the legal moves when the table shows them, and the answer
 // format: one JSON object {"move": "...", "reasoning": "..."}; a final line "MOVE: ..." is
 // accepted too. Extraction matches the answer against the legal moves (canonical text, then
 // case-insensitively, then any alternative text the game's Apply accepts, mapped back to the
@@ -47,7 +48,10 @@ absl::StatusOr<TurnPosition> LoadTurnPosition(const std::string& game_id,
                                               std::vector<std::string> history,
                                               bool show_legal_moves);
 
-std::string RulesBrief(const std::string& game_id);
+// The seat's name as the game gives it ("white", "blue", ...), and what it owes now: the
+// action kind, its exact format from the game's brief and an example from its legal actions.
+std::string SeatName(const TurnPosition& turn);
+std::string OwedText(const TurnPosition& turn);
 std::string SystemPrompt();
 std::string BuildTurnPrompt(const TurnPosition& turn);
 

@@ -1,5 +1,8 @@
 #include "gateway/prompt.h"
 
+#include <set>
+
+#include "absl/strings/ascii.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -69,10 +72,12 @@ class ChessPromptTest : public ::testing::Test {
 
 TEST_F(ChessPromptTest, PromptHasRulesPositionTurnAndFormat) {
   std::string prompt = BuildTurnPrompt(turn_);
-  EXPECT_THAT(prompt, HasSubstr("standard chess"));
+  EXPECT_THAT(prompt, HasSubstr("Standard chess"));
   EXPECT_THAT(prompt, HasSubstr("UCI"));
-  EXPECT_THAT(prompt, HasSubstr("You play White (seat 0)"));
-  EXPECT_THAT(prompt, HasSubstr("You owe: your move"));
+  EXPECT_THAT(prompt, HasSubstr("You play white (seat 0)"));
+  EXPECT_THAT(prompt, HasSubstr("You owe a move action, written UCI"));
+  EXPECT_THAT(prompt, HasSubstr("For example: a2a3"));
+  EXPECT_THAT(prompt, HasSubstr("wK"));  // the board drawn from the board view
   EXPECT_THAT(prompt, HasSubstr("{\"move\""));
   EXPECT_THAT(prompt, Not(HasSubstr("Legal moves")));  // not a beginner table
   turn_.show_legal_moves = true;
@@ -127,10 +132,61 @@ TEST_F(ChessPromptTest, LoadRefusesTheWrongSeatAndBadPositions) {
             absl::StatusCode::kInvalidArgument);
 }
 
-TEST(PromptBriefTest, EveryGameHasABriefWithAGenericFallback) {
-  EXPECT_THAT(RulesBrief("chess"), HasSubstr("chess"));
-  EXPECT_THAT(RulesBrief("chestonia-chess"), HasSubstr("hexagonal"));
-  EXPECT_THAT(RulesBrief("hex-checkers"), HasSubstr("turn-based board game"));
+// The prompt states the rules as the engine plays them: along random games of every game and
+// variant, each decision's prompt names the seat by the game's own name, gives the exact format
+// of the action owed with an example that is one of the seat's legal actions, and the brief of
+// a reverse variant states the reversed aim while no other brief says a king can be taken.
+TEST(PromptBriefTest, PromptsStateWhatTheEngineAsksFor) {
+  for (const engine::Game* game : engine::AllGames()) {
+    for (const std::string& variant_text : game->ExampleVariants()) {
+      SCOPED_TRACE(std::string(game->Id()) + " " + variant_text);
+      auto variant = engine::Variant::Parse(variant_text);
+      ASSERT_TRUE(variant.ok());
+      auto state = game->NewInitialState(*variant);
+      ASSERT_TRUE(state.ok());
+      std::set<std::string> phases;
+      uint64_t pick = 7;
+      for (int n = 0; n < 300 && !(*state)->IsTerminal(); ++n) {
+        pick = pick * 6364136223846793005ull + 1442695040888963407ull;
+        if ((*state)->ToMove() == engine::kChanceSeat) {
+          auto outcomes = (*state)->ChanceOutcomes();
+          ASSERT_TRUE((*state)->Apply(outcomes[(pick >> 33) % outcomes.size()].action).ok());
+          continue;
+        }
+        const std::string phase = (*state)->Phase();
+        if (phases.insert(phase).second || n % 40 == 0) {
+          auto turn = LoadTurnPosition(std::string(game->Id()), variant_text, (*state)->Serialize(),
+                                       (*state)->ToMove(), {}, false);
+          ASSERT_TRUE(turn.ok()) << turn.status();
+          const std::string prompt = BuildTurnPrompt(*turn);
+          const engine::RulesBrief brief = (*state)->Brief();
+          const std::string seat_name = (*state)->Seats()[(*state)->ToMove()].name;
+          EXPECT_THAT(prompt, HasSubstr("You play " + seat_name));
+          bool described = false;
+          for (const engine::ActionFormat& f : brief.formats) {
+            if (f.kind != phase) continue;
+            described = true;
+            EXPECT_THAT(prompt, HasSubstr(f.format));
+          }
+          EXPECT_TRUE(described) << "no format for " << phase;
+          EXPECT_THAT(prompt, HasSubstr("For example: " + turn->legal.front()));
+          const bool reverse = variant->GetBool("reverse", false).value_or(false);
+          const std::string lower = absl::AsciiStrToLower(brief.text);
+          if (reverse) {
+            EXPECT_THAT(lower, HasSubstr("lose")) << "a reverse brief must state the aim";
+          } else {
+            EXPECT_THAT(lower, Not(HasSubstr("king is captured")));
+            EXPECT_THAT(lower, Not(HasSubstr("capture the king")));
+          }
+        }
+        auto legal = (*state)->LegalActions();
+        ASSERT_TRUE((*state)->Apply(legal[(pick >> 33) % legal.size()]).ok());
+      }
+    }
+  }
+}
+
+TEST(PromptBriefTest, TruncatesOnCharacterBoundaries) {
   EXPECT_EQ(TruncateUtf8("abc", 10), "abc");
   EXPECT_EQ(TruncateUtf8("a\xc3\xa9", 2), "a");
 }

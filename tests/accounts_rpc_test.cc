@@ -186,7 +186,7 @@ TEST_F(ArenaRpcTest, GuestsPlayWithoutCreditsAndBlocksStopInvitations) {
 }
 
 TEST_F(ArenaRpcTest, BotLevelsAreThoseOfTheGamesSeatCount) {
-  // Three seats have the levels 1..4 and two seats 1..8 (bots/levels.h). This arena runs
+  // Three seats have the levels 1..4 and two seats 1..8 (bots/core/levels.h). This arena runs
   // without game-state, so a request that passes every check ends at the missing service.
   As guest = Guest();
   auto table = [&](int seats, int level) {

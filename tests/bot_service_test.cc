@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "arena/v1/bot.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "gtest/gtest.h"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 #include "tests/support/server_process.h"
 
@@ -61,7 +61,7 @@ ServerProcess* BotServiceTest::server_ = nullptr;
 
 ChooseMoveRequest ChessRequest(const std::string& position, int level) {
   ChooseMoveRequest req;
-  req.set_game(v1::GAME_KIND_CHESS);
+  req.set_engine_game("chess");
   req.set_position(position);
   req.set_seat(0);
   req.set_level(level);
@@ -121,7 +121,7 @@ TEST_F(BotServiceTest, FindsMateAndIsDeterministic) {
 
 TEST_F(BotServiceTest, ChestoniaThreePlayers) {
   ChooseMoveRequest req;
-  req.set_game(v1::GAME_KIND_CHESTONIA_CHESS);
+  req.set_engine_game("chestonia-chess");
   (*req.mutable_variant()->mutable_options())["players"] = "3";
   const std::string pos = Initial("chestonia-chess", "players=3");
   req.set_position(pos);
@@ -138,9 +138,9 @@ TEST_F(BotServiceTest, MalformedRequestsAreRefused) {
   const std::string start = Initial("chess", "");
   ChooseMoveResponse resp;
   ChooseMoveRequest req = ChessRequest(start, 2);
-  req.set_game(v1::GAME_KIND_UNSPECIFIED);
+  req.set_engine_game("");
   EXPECT_EQ(Call(req, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  req.set_game(v1::GAME_KIND_HEX_CHECKERS);  // not served by this engine build
+  req.set_engine_game("no-such-game");
   EXPECT_EQ(Call(req, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   req = ChessRequest("rnbqkbnr/pppppppp/8/8 w", 2);
   EXPECT_EQ(Call(req, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);

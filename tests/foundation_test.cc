@@ -10,12 +10,12 @@
 #include "arena/v1/bot.grpc.pb.h"
 #include "arena/v1/common.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "gmock/gmock.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "pqxx/pqxx"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 #include "tests/support/log_lines.h"
 #include "tests/support/server_process.h"
@@ -159,7 +159,7 @@ TEST(ServersTest, SigtermDrainsACallInFlight) {
   EXPECT_EQ(Health(server), grpc::health::v1::HealthCheckResponse::SERVING);  // connected
 
   v1::ChooseMoveRequest req;
-  req.set_game(v1::GAME_KIND_CHESS);
+  req.set_engine_game("chess");
   req.set_position((*start)->PublicSerialize());
   req.set_seat(0);
   req.set_level(8);

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "engine/core/game.h"
-#include "services/game_state/fair_rng.h"
+#include "services/chance/fair_rng.h"
 #include "tests/game_state_support.h"
 #include "tools/arenactl/verify.h"
 

@@ -4,7 +4,7 @@
 #include <signal.h>
 
 #include "engine/core/game.h"
-#include "services/game_state/fair_rng.h"
+#include "services/chance/fair_rng.h"
 #include "tests/game_state_support.h"
 #include "tools/arenactl/verify.h"
 

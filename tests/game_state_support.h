@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "arena/v1/game_state.grpc.pb.h"
+#include "clients/game_state_client.h"
+#include "common/grpc_util.h"
+#include "common/proto_words.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
-#include "services/common/actions.h"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 #include "tests/support/server_process.h"
 #include "tests/support/test_database.h"
@@ -59,12 +60,10 @@ class GameStateHarness {
 
   static void Attach(grpc::ClientContext& ctx, const Creds& c) {
     common::SetDeadline(ctx, absl::Seconds(20));
-    if (!c.seat.empty()) ctx.AddMetadata("x-arena-seat-credential", c.seat);
-    if (!c.host.empty()) ctx.AddMetadata("x-arena-host-credential", c.host);
-    if (!c.service.empty()) {
-      auto id = common::ServiceIdentity::Load(TestSecretsDir(), c.service);
-      if (id.ok()) id->Attach(ctx);
-    }
+    absl::StatusOr<common::ServiceIdentity> id = absl::NotFoundError("no service");
+    if (!c.service.empty()) id = common::ServiceIdentity::Load(TestSecretsDir(), c.service);
+    clients::Credentials{.service = id.ok() ? &*id : nullptr, .seat = c.seat, .host = c.host}
+        .Attach(ctx);
   }
 
   grpc::Status Create(const v1::CreateTableRequest& req, v1::CreateTableResponse* resp,

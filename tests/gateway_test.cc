@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "arena/v1/gateway.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 #include "tests/support/log_lines.h"
 #include "tests/support/server_process.h"
@@ -101,7 +101,7 @@ class GatewayTest : public ::testing::Test {
     v1::ModelTurnRequest r;
     r.set_game_id("g-1");
     r.set_seat(0);
-    r.set_game(v1::GAME_KIND_CHESS);
+    r.set_engine_game("chess");
     r.set_position(initial_);
     r.set_owed("move");
     r.set_show_legal_moves(true);

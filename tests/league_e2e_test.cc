@@ -8,12 +8,12 @@
 
 #include "arena/v1/arena.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "common/proto_words.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "services/arena/ratings/glicko2.h"
-#include "services/common/actions.h"
 #include "tests/support/arena_client.h"
 #include "tests/support/server_process.h"
 #include "tests/support/subprocess.h"
@@ -224,7 +224,7 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
   EXPECT_EQ(league.state(), "created");
   EXPECT_EQ(league.games_total(), 4);  // Swiss rounds are paired as they come
 
-  // Levels belong to the game: three seats have levels 1..4 (bots/levels.h), two have 1..8.
+  // Levels belong to the game: three seats have levels 1..4 (bots/core/levels.h), two have 1..8.
   v1::CreateLeagueRequest three = create;
   three.set_name("e2e three seats");
   (*three.mutable_settings()->mutable_variant()->mutable_options())["players"] = "3";
@@ -666,6 +666,87 @@ TEST(LeagueE2eTest, SlowModelPlaysAndBrokeModelResigns) {
   auto holds = txn.exec("SELECT count(*) FROM arena.holds WHERE state = 'open'");
   EXPECT_EQ(holds[0][0].as<int>(), 0);
   txn.commit();
+}
+
+// A game is one folder: the toy game (engine/toy/, one line in ARENA_GAMES, nothing else) is
+// seated with a bot and a mock model by a league, played to the end through arena-bot (MCTS,
+// as it has no player of its own) and the gateway (whose prompt comes from the facade), rated,
+// and watched with `arenactl watch`, which draws its board from the board view.
+TEST(LeagueE2eTest, ToyGameIsSeatedPlayedAndWatchedWithoutKnowingIt) {
+  Deployment d;
+  ASSERT_TRUE(d.ok());
+  auto stub = d.Arena();
+  const std::string admin = AdminToken(*stub);
+  FundPool(*stub, admin);
+
+  v1::CreateLeagueRequest create;
+  create.set_name("e2e toy");
+  create.mutable_settings()->set_engine_game("hex-tictactoe");
+  create.mutable_settings()->set_level(v1::TABLE_LEVEL_BEGINNER);
+  create.mutable_settings()->mutable_clock()->set_per_move_ms(8000);
+  *create.add_participants() = Bot(2);
+  *create.add_participants() = Model("mock-competent");
+  create.set_format("round-robin");
+  create.set_games_per_pairing(2);
+  create.set_seed(3);
+  create.mutable_policy()->set_turn_cost_cap_microcredits(50'000);
+  v1::League league;
+  grpc::Status s = CallAs(*stub, &Stub::CreateLeague, As{admin}, create, &league);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  v1::LeagueRef ref;
+  ref.set_league_id(league.league_id());
+  ASSERT_TRUE(CallAs(*stub, &Stub::StartLeague, As{admin}, ref, &league).ok());
+
+  v1::StandingsResponse standings;
+  absl::Time deadline = absl::Now() + absl::Minutes(5);
+  while (absl::Now() < deadline) {
+    grpc::Status st = CallAs(*stub, &Stub::GetStandings, As{}, ref, &standings);
+    if (st.ok() && standings.league().state() == "finished") break;
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  ASSERT_EQ(standings.league().state(), "finished") << d.AllLogs().substr(0, 20000);
+  EXPECT_EQ(standings.league().games_finished(), 4);  // two games per pairing, both seatings
+
+  pqxx::connection conn(d.db().url());
+  pqxx::work txn(conn);
+  std::vector<std::string> games;
+  for (const auto& row : txn.exec_params(
+           "SELECT game_id FROM arena.league_games WHERE league_id = $1 AND state = 'finished'",
+           std::stoll(league.league_id()))) {
+    games.push_back(row[0].as<std::string>());
+  }
+  ASSERT_EQ(games.size(), 4u);
+  // The model's turns went through the gateway and were answered with legal moves.
+  auto turns = txn.exec_params(
+      "SELECT count(*) FILTER (WHERE outcome = 'ok'), count(*) FROM arena.ai_turns "
+      "WHERE game_id = ANY($1::text[])",
+      "{" + games[0] + "," + games[1] + "}");
+  EXPECT_GT(turns[0][0].as<int>(), 0);
+  EXPECT_EQ(turns[0][0].as<int>(), turns[0][1].as<int>());
+  txn.commit();
+
+  // The leaderboard rates the toy game like any other.
+  v1::LeaderboardRequest lb_req;
+  lb_req.set_engine_game("hex-tictactoe");
+  v1::LeaderboardResponse lb;
+  grpc::Status lbs = CallAs(*stub, &Stub::GetLeaderboard, As{}, lb_req, &lb);
+  EXPECT_TRUE(lbs.ok()) << lbs.error_message();
+
+  // `arenactl watch` draws the finished board with the game's own seat names, in plain text.
+  const std::string out = MakeTempDir("toy-watch") + "/watch.txt";
+  Subprocess watch({"/bin/sh", "-c",
+                    std::string(ARENACTL_BIN) + " watch " + games[0] + " --once --coords " +
+                        "--game_state_addr=" + d.Address("game-state") + " > " + out});
+  ASSERT_EQ(watch.Wait(absl::Seconds(60)), 0) << watch.Stderr();
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("cross"));
+  EXPECT_THAT(text, HasSubstr("nought"));
+  EXPECT_THAT(text, HasSubstr("cX"));  // a cross stone on the board
+  EXPECT_THAT(text, HasSubstr("(bot level 2)"));
+  EXPECT_THAT(text, HasSubstr("(model mock-competent)"));
+  EXPECT_THAT(text, HasSubstr("finished:"));
+  EXPECT_EQ(text.find('\033'), std::string::npos) << "terminal codes written to a file";
 }
 
 }  // namespace

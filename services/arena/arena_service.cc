@@ -2,8 +2,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
+#include "common/grpc_util.h"
+#include "common/log.h"
 
 namespace arena::service {
 namespace {

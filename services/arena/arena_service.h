@@ -12,15 +12,17 @@
 #include <vector>
 
 #include "arena/v1/arena.grpc.pb.h"
+#include "clients/service_clients.h"
+#include "common/work_queue.h"
 #include "services/arena/accounts.h"
 #include "services/arena/league_runner.h"
 #include "services/arena/ledger.h"
 #include "services/arena/seat_driver.h"
-#include "services/arena/service_clients.h"
 #include "services/common/service_auth.h"
-#include "services/common/work_queue.h"
 
 namespace arena::service {
+
+using clients::ServiceClients;
 
 using common::WorkQueue;
 

@@ -6,15 +6,15 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "bots/levels.h"
+#include "bots/core/levels.h"
+#include "common/grpc_util.h"
+#include "common/log.h"
+#include "common/proto_json.h"
+#include "common/proto_words.h"
 #include "engine/core/game.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/league/schedule.h"
 #include "services/arena/rating_store.h"
-#include "services/common/actions.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/proto_json.h"
 
 namespace arena::service {
 namespace {

@@ -18,12 +18,14 @@
 
 #include "absl/status/statusor.h"
 #include "arena/v1/arena.pb.h"
+#include "clients/service_clients.h"
 #include "services/arena/accounts.h"
 #include "services/arena/seat_driver.h"
-#include "services/arena/service_clients.h"
 #include "services/common/pg_pool.h"
 
 namespace arena::service {
+
+using clients::ServiceClients;
 
 class LeagueRunner {
  public:

@@ -10,13 +10,13 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/ascii.h"
 #include "arena/v1/arena.grpc.pb.h"
+#include "common/config.h"
+#include "common/flags.h"
+#include "common/log.h"
 #include "services/arena/accounts.h"
 #include "services/arena/arena_service.h"
 #include "services/arena/ledger.h"
-#include "services/common/config.h"
 #include "services/common/db_flags.h"
-#include "services/common/flags.h"
-#include "services/common/log.h"
 #include "services/common/server.h"
 #include "services/common/startup.h"
 
@@ -139,10 +139,10 @@ int main(int argc, char** argv) {
   HoldSweeper sweeper(ledger, absl::Milliseconds(sweep_ms));
 
   // Tables, seat drivers and leagues need the other services.
-  arena::service::ServiceAddresses addresses{absl::GetFlag(FLAGS_game_state_addr),
+  arena::clients::ServiceAddresses addresses{absl::GetFlag(FLAGS_game_state_addr),
                                              absl::GetFlag(FLAGS_bot_addr),
                                              absl::GetFlag(FLAGS_gateway_addr)};
-  std::unique_ptr<arena::service::ServiceClients> clients;
+  std::unique_ptr<arena::clients::ServiceClients> clients;
   std::unique_ptr<arena::service::SeatDriver> driver;
   std::unique_ptr<arena::service::LeagueRunner> leagues;
   arena::service::PlayDeps play;
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
   }
   if (given == 3) {
     auto identity = ValueOrDie(ServiceIdentity::Load(secrets_dir, "arena"));
-    clients = std::make_unique<arena::service::ServiceClients>(addresses, std::move(identity));
+    clients = std::make_unique<arena::clients::ServiceClients>(addresses, std::move(identity));
     arena::service::SeatDriverOptions driver_options;
     driver_options.bot_time_cap = absl::Milliseconds(bot_cap_ms);
     driver_options.clue_level = play.clue_level;

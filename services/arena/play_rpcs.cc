@@ -10,15 +10,15 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "bots/levels.h"
+#include "bots/core/levels.h"
+#include "common/grpc_util.h"
+#include "common/log.h"
+#include "common/proto_json.h"
+#include "common/proto_words.h"
 #include "google/protobuf/util/time_util.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/arena_service.h"
 #include "services/arena/rating_store.h"
-#include "services/common/actions.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/proto_json.h"
 
 namespace arena::service {
 namespace {
@@ -252,7 +252,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueReq
     grpc::ClientContext c;
     play_.clients->Prepare(c, absl::Seconds(10));
     v1::ChooseMoveRequest ask;
-    ask.set_game(common::GameKindOfEngineId(view.engine_game()));
+    ask.set_engine_game(view.engine_game());
     *ask.mutable_variant() = view.settings().variant();
     ask.set_position(view.position());
     ask.set_seat(view.seats(req->seat()).engine_seat());
@@ -347,11 +347,8 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetLeaderboard(Ctx* ctx,
                                                             const v1::LeaderboardRequest* req,
                                                             v1::LeaderboardResponse* resp) {
   return Run(ctx, queue_, [=, this]() -> absl::Status {
-    v1::TableSettings s;
-    s.set_game(req->game());
-    s.set_engine_game(req->engine_game());
-    const std::string game = common::EngineGameIdOf(s);
-    if (game.empty()) return absl::InvalidArgumentError("name a game");
+    const std::string& game = req->engine_game();
+    if (game.empty()) return absl::InvalidArgumentError("name a game (engine_game)");
     auto board = Leaderboard(*play_.pool, game);
     if (!board.ok()) return board.status();
     *resp = *std::move(board);

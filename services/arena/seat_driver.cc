@@ -5,11 +5,11 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "bots/levels.h"
+#include "bots/core/levels.h"
+#include "common/log.h"
+#include "common/proto_json.h"
+#include "common/proto_words.h"
 #include "nlohmann/json.hpp"
-#include "services/common/actions.h"
-#include "services/common/log.h"
-#include "services/common/proto_json.h"
 
 namespace arena::service {
 namespace {
@@ -427,17 +427,13 @@ void SeatDriver::MaybeAct(Follow& f, const v1::GameView& view) {
 bool SeatDriver::Submit(Follow& f, const v1::GameView& view, int seat, v1::ActionKind kind,
                         const std::string& text, const std::string& annotation) {
   for (int attempt = 0; attempt < 20 && !stopping_; ++attempt) {
-    grpc::ClientContext ctx;
-    clients_.Prepare(ctx, absl::Seconds(10));
-    v1::SubmitActionRequest req;
-    req.set_game_id(f.table.game_id);
-    req.set_seat(seat);
-    req.set_kind(kind);
-    req.mutable_move()->set_text(text);
-    req.set_expected_action_number(view.action_number());
-    req.set_annotation(annotation.substr(0, kMaxAnnotationBytes));
+    v1::SubmitActionRequest req =
+        clients::SeatAction(f.table.game_id, seat, text, view.action_number(),
+                            annotation.substr(0, kMaxAnnotationBytes));
+    req.set_kind(kind);  // a forfeit is not an engine action: the caller names the kind
     v1::SubmitActionResponse resp;
-    grpc::Status s = clients_.game_state().SubmitAction(&ctx, req, &resp);
+    grpc::Status s = clients::GameStateClient::SubmitOn(
+        clients_.game_state(), req, clients_.AsService(), absl::Seconds(10), &resp);
     if (s.ok()) {
       f.done_through = std::max(f.done_through, resp.action_number());
       return true;
@@ -466,12 +462,13 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
     absl::Duration cap = std::min(options_.bot_time_cap, TimeLeft(view));
     if (cap < absl::Milliseconds(20)) return;  // the clock will end this turn
     v1::ChooseMoveRequest ask;
-    ask.set_game(common::GameKindOfEngineId(f.table.engine_game));
+    ask.set_engine_game(f.table.engine_game);
     *ask.mutable_variant() = view.settings().variant();
     ask.set_position(view.position());
     ask.set_seat(engine_seat);
-    // Tables and leagues refuse levels above the game's top (bots/levels.h); a seat made before
-    // three-seat levels stopped at 4 plays the top level instead of being refused every turn.
+    // Tables and leagues refuse levels above the game's top (bots/core/levels.h); a seat made
+    // before three-seat levels stopped at 4 plays the top level instead of being refused every
+    // turn.
     ask.set_level(std::min(d.spec.bot_level(), bots::MaxLevel(view.seats_size())));
     ask.set_seed(Mix(f.table.game_id, static_cast<uint64_t>(view.last_sequence())));
     ask.set_time_cap_ms(absl::ToInt64Milliseconds(cap));
@@ -668,7 +665,7 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
       ask.set_game_id(game_id);
       ask.set_seat(view.seats(d.seat).engine_seat());
       ask.set_key_seat(d.seat);
-      ask.set_game(common::GameKindOfEngineId(f.table.engine_game));
+      ask.set_engine_game(f.table.engine_game);
       *ask.mutable_variant() = view.settings().variant();
       ask.set_position(view.position());
       for (const std::string& h : history) ask.add_history(h);

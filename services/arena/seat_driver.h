@@ -35,11 +35,13 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "arena/v1/arena.pb.h"
+#include "clients/service_clients.h"
 #include "services/arena/ledger.h"
-#include "services/arena/service_clients.h"
 #include "services/common/pg_pool.h"
 
 namespace arena::service {
+
+using clients::ServiceClients;
 
 // "bot:<level>", "model:<id>", "user:<account id>" or "guest".
 std::string ParticipantName(const v1::SeatSpec& spec);

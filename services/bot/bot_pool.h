@@ -21,7 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "bots/bot.h"
+#include "bots/core/bot.h"
 
 namespace arena::bot_service {
 

@@ -14,11 +14,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "arena/v1/bot.grpc.pb.h"
+#include "common/config.h"
+#include "common/flags.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "services/bot/bot_pool.h"
-#include "services/common/config.h"
-#include "services/common/flags.h"
-#include "services/common/grpc_util.h"
 #include "services/common/server.h"
 #include "services/common/service_auth.h"
 #include "services/common/startup.h"
@@ -27,26 +27,6 @@ ABSL_FLAG(int, bot_workers, 0, "Search threads; 0 = one per core.");
 
 namespace arena::bot_service {
 namespace {
-
-// The engine's game id for a GameKind, or "" when none.
-std::string GameIdOf(v1::GameKind kind) {
-  switch (kind) {
-    case v1::GAME_KIND_CHESS:
-      return "chess";
-    case v1::GAME_KIND_CHESTONIA_CHESS:
-      return "chestonia-chess";
-    case v1::GAME_KIND_CHESTONIA_CHECKERS:
-      return "chestonia-checkers";
-    case v1::GAME_KIND_CHESTONIA_GO:
-      return "chestonia-go";
-    case v1::GAME_KIND_HEX_CHECKERS:
-      return "hex-checkers";
-    case v1::GAME_KIND_THREE_PLAYER_CHESS:
-      return "three-player-chess";
-    default:
-      return "";
-  }
-}
 
 class BotServiceImpl final : public v1::BotService::CallbackService {
  public:
@@ -62,9 +42,10 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
       reactor->Finish(common::ToGrpc(s));
       return reactor;
     }
-    const std::string game = GameIdOf(request->game());
-    if (game.empty()) {
-      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "unknown game"));
+    const std::string& game = request->engine_game();
+    if (engine::FindGame(game) == nullptr) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   "engine_game names no game this build serves"));
       return reactor;
     }
     if (request->node_budget() < 0 || request->time_cap_ms() < 0) {

@@ -4,7 +4,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "services/common/log.h"
+#include "common/log.h"
 #include "services/common/startup.h"
 
 ABSL_FLAG(std::string, database_url, "", "PostgreSQL connection URL (required).");

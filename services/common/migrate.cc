@@ -4,7 +4,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "services/common/log.h"
+#include "common/log.h"
 #include "services/common/pg_pool.h"
 
 namespace arena::common {

@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "services/common/log.h"
+#include "common/log.h"
 
 namespace arena::common {
 

@@ -11,10 +11,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "arena/v1/common.grpc.pb.h"
+#include "common/log.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "services/common/callback_heartbeat.h"
-#include "services/common/log.h"
 
 #ifndef ARENA_VERSION
 #define ARENA_VERSION "0.0.0"

@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "services/common/log.h"
+#include "common/log.h"
 
 namespace arena::common {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-#include "services/game_state/fair_rng.h"
+#include "services/chance/fair_rng.h"
 
 namespace arena::game_state {
 

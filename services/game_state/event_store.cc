@@ -1,7 +1,7 @@
 #include "services/game_state/event_store.h"
 
 #include "absl/strings/str_cat.h"
-#include "services/common/log.h"
+#include "common/log.h"
 
 namespace arena::game_state {
 namespace {

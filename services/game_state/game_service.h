@@ -27,9 +27,9 @@
 #include "absl/time/time.h"
 #include "arena/v1/game_state.pb.h"
 #include "engine/core/game.h"
+#include "services/chance/fair_rng.h"
 #include "services/game_state/credentials.h"
 #include "services/game_state/event_store.h"
-#include "services/game_state/fair_rng.h"
 #include "services/game_state/timer_queue.h"
 
 namespace arena::game_state {
@@ -132,7 +132,10 @@ class GameStateCore {
   void OnPresenceTimer(const std::string& game_id, uint64_t generation);
   void Keepalive();
   void Publish(Game& g, const std::vector<StoredEvent>& events);
-  v1::GameView View(const Game& g, bool with_legal, const v1::Cell* piece) const;
+  // The view of a game: legal actions (beginner tables, `with_legal`) of every piece or of the
+  // piece on `piece_cell`; the board view turned to engine seat `perspective` (-1: the first).
+  v1::GameView View(const Game& g, bool with_legal, const std::string* piece_cell,
+                    int perspective = -1, bool with_board = true) const;
   bool MayWatch(const Game& g, const Caller& caller, int* seat) const;
   int SeatOfCredential(const Game& g, const std::string& credential) const;
   nlohmann::json ClockReadings(const Game& g) const;
@@ -160,8 +163,5 @@ class GameStateCore {
   std::atomic<int64_t> next_ping_{1};
   std::atomic<bool> shutting_down_{false};
 };
-
-// "GAME_KIND_CHESTONIA_CHESS" -> "chestonia-chess"; the engine id when settings name one.
-std::string EngineGameId(const v1::TableSettings& settings);
 
 }  // namespace arena::game_state

@@ -2,7 +2,7 @@
 
 #include <deque>
 
-#include "services/common/grpc_util.h"
+#include "common/grpc_util.h"
 
 namespace arena::game_state {
 namespace {

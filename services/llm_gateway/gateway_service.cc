@@ -1,7 +1,7 @@
 #include "services/llm_gateway/gateway_service.h"
 
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
+#include "common/grpc_util.h"
+#include "common/log.h"
 
 namespace arena::llm_gateway {
 

@@ -10,9 +10,9 @@
 #include <limits>
 
 #include "arena/v1/gateway.grpc.pb.h"
+#include "common/work_queue.h"
 #include "gateway/model_gateway.h"
 #include "services/common/service_auth.h"
-#include "services/common/work_queue.h"
 
 namespace arena::llm_gateway {
 

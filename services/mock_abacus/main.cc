@@ -27,9 +27,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "services/common/config.h"
-#include "services/common/flags.h"
-#include "services/common/log.h"
+#include "common/config.h"
+#include "common/flags.h"
+#include "common/log.h"
 #include "services/common/server.h"
 #include "services/mock_abacus/mock_api.h"
 

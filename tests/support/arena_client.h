@@ -7,8 +7,8 @@
 #include <string>
 
 #include "arena/v1/arena.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "gtest/gtest.h"
-#include "services/common/grpc_util.h"
 #include "tests/support/server_process.h"
 #include "tests/support/subprocess.h"
 

@@ -3,8 +3,8 @@
 #include <signal.h>
 
 #include "absl/time/clock.h"
+#include "common/grpc_util.h"
 #include "gtest/gtest.h"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 
 namespace arena::testing {

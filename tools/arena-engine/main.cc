@@ -34,7 +34,7 @@ constexpr char kUsage[] =
 
 struct Options {
   std::string command;
-  std::string game = "chess";
+  std::string game;  // empty: the first game of the engine's list
   std::string variant;
   std::string fen;
   bool has_fen = false;
@@ -131,6 +131,7 @@ int Run(int argc, char** argv) {
   }
   if (opts.command == "perft" && opts.depth < 0) return Usage("perft needs --depth N");
 
+  if (opts.game.empty()) opts.game = std::string(AllGames().front()->Id());
   const Game* game = FindGame(opts.game);
   if (!game) return InputError("unknown game '" + opts.game + "' (see 'arena-engine games')");
   auto variant = Variant::Parse(opts.variant);

@@ -11,9 +11,9 @@
 #include "absl/flags/declare.h"
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "services/common/grpc_util.h"
 
 ABSL_DECLARE_FLAG(std::string, arena_addr);
 ABSL_DECLARE_FLAG(int, timeout_ms);

@@ -1,16 +1,22 @@
 #include "tools/arenactl/demo.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "arena/v1/bot.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "clients/game_state_client.h"
+#include "common/board_view_proto.h"
+#include "common/grpc_util.h"
+#include "common/proto_words.h"
 #include "engine/core/game.h"
-#include "services/common/actions.h"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 
 namespace arena::arenactl {
@@ -22,7 +28,10 @@ int RunDemo(const DemoOptions& o) {
   }
   const engine::Game* game = engine::FindGame(o.game);
   if (game == nullptr) {
-    std::fprintf(stderr, "arenactl demo: unknown game '%s'\n", o.game.c_str());
+    std::string games;
+    for (const engine::Game* g : engine::AllGames()) games += " " + std::string(g->Id());
+    std::fprintf(stderr, "arenactl demo: name a game with --demo_game (got '%s'); games:%s\n",
+                 o.game.c_str(), games.c_str());
     return 2;
   }
   auto initial = game->NewInitialState(*variant);
@@ -43,7 +52,6 @@ int RunDemo(const DemoOptions& o) {
   bool bot_failed = false;
 
   v1::CreateTableRequest create;
-  create.mutable_settings()->set_game(common::GameKindOfEngineId(o.game));
   create.mutable_settings()->set_engine_game(o.game);
   for (const auto& [k, v] : variant->options()) {
     (*create.mutable_settings()->mutable_variant()->mutable_options())[k] = v;
@@ -114,7 +122,7 @@ int RunDemo(const DemoOptions& o) {
     std::string move = view.legal_moves(rng() % view.legal_moves_size());
     {
       v1::ChooseMoveRequest ask;
-      ask.set_game(common::GameKindOfEngineId(o.game));
+      ask.set_engine_game(o.game);
       *ask.mutable_variant() = view.settings().variant();
       ask.set_position(view.position());
       ask.set_seat(view.seats(seat).engine_seat());
@@ -134,17 +142,9 @@ int RunDemo(const DemoOptions& o) {
                      asked.error_message().c_str());
       }
     }
-    grpc::ClientContext ctx;
-    common::SetDeadline(ctx, o.timeout);
-    ctx.AddMetadata("x-arena-seat-credential", creds[seat]);
-    v1::SubmitActionRequest act;
-    act.set_game_id(created.game_id());
-    act.set_seat(seat);
-    act.set_kind(common::ActionKindOfText(move));
-    act.mutable_move()->set_text(move);
-    act.set_expected_action_number(view.action_number());
-    v1::SubmitActionResponse done;
-    grpc::Status s = gs->SubmitAction(&ctx, act, &done);
+    grpc::Status s = clients::GameStateClient::SubmitOn(
+        *gs, clients::SeatAction(created.game_id(), seat, move, view.action_number()),
+        clients::Credentials{.seat = creds[seat]}, o.timeout, nullptr);
     if (!s.ok()) {
       std::fprintf(stderr, "arenactl demo: seat %d '%s': %s\n", seat, move.c_str(),
                    s.error_message().c_str());
@@ -158,32 +158,88 @@ int RunDemo(const DemoOptions& o) {
   return 0;
 }
 
-int RunWatch(const std::string& game_state_addr, const std::string& game_id, bool once) {
+std::string WatchFrame(const v1::GameView& view, const WatchOptions& o, const std::string& last) {
+  std::string out;
+  engine::BoardView board = common::FromProto(view.board());
+  const bool has_board = !board.cells.empty();
+  if (has_board) {
+    out += engine::DrawBoardText(board, o.coordinates);
+  } else {
+    out += view.rendering();
+  }
+  // Who sits where: the game's own seat names (by engine seat) and what plays each seat.
+  auto seat_name = [&](int engine_seat) -> std::string {
+    if (engine_seat >= 0 && engine_seat < static_cast<int>(board.seats.size()))
+      return board.seats[engine_seat].name;
+    return absl::StrCat("seat ", engine_seat);
+  };
+  for (const v1::SeatView& s : view.seats()) {
+    const v1::SeatSpec& spec = s.spec();
+    std::string who = spec.display_name();
+    if (spec.kind() == v1::SEAT_KIND_BOT) {
+      absl::StrAppend(&who, who.empty() ? "" : " ", "(bot level ", spec.bot_level(), ")");
+    } else if (spec.kind() == v1::SEAT_KIND_MODEL) {
+      absl::StrAppend(&who, who.empty() ? "" : " ", "(model ", spec.model_id(), ")");
+    } else if (who.empty()) {
+      who = s.filled() ? "(person)" : "(open)";
+    }
+    const bool to_move = view.status() == v1::GAME_STATUS_ACTIVE && view.to_move() == s.seat();
+    absl::StrAppend(&out, to_move ? "> " : "  ", seat_name(s.engine_seat()), ": ", who);
+    if (s.clock_remaining_ms() > 0) {
+      absl::StrAppend(&out, "  ", s.clock_remaining_ms() / 60000, ":",
+                      absl::StrFormat("%02d", (s.clock_remaining_ms() / 1000) % 60));
+    }
+    out += '\n';
+  }
+  absl::StrAppend(&out, view.game_id(), "  ", view.engine_game(), "  action ",
+                  view.action_number());
+  if (view.status() == v1::GAME_STATUS_ACTIVE && view.to_move() >= 0 &&
+      view.to_move() < view.seats_size()) {
+    absl::StrAppend(&out, "  to act: ", seat_name(view.seats(view.to_move()).engine_seat()), " (",
+                    view.phase(), ")");
+  }
+  out += '\n';
+  if (!last.empty()) absl::StrAppend(&out, last, "\n");
+  if (view.status() != v1::GAME_STATUS_ACTIVE && view.status() != v1::GAME_STATUS_WAITING) {
+    absl::StrAppend(&out, "finished: ", view.outcome().result_text(), " (", view.outcome().reason(),
+                    ")\n");
+  }
+  return out;
+}
+
+int RunWatch(const std::string& game_state_addr, const std::string& game_id,
+             const WatchOptions& o) {
   if (game_id.empty()) {
-    std::fprintf(stderr, "usage: arenactl watch GAME\n");
+    std::fprintf(stderr, "usage: arenactl watch GAME [--once] [--coords] [--seat=N]\n");
     return 2;
   }
+  // Clear-screen codes only for a terminal; a file or a pipe gets plain frames one after
+  // another.
+  const bool terminal = isatty(STDOUT_FILENO) != 0;
   auto gs = v1::GameStateService::NewStub(common::MakeChannel(game_state_addr));
   grpc::ClientContext ctx;
   v1::WatchGameRequest req;
   req.set_game_id(game_id);
   auto stream = gs->WatchGame(&ctx, req);
   v1::GameEvent event;
+  auto fetch = [&](v1::GameView* view) {
+    grpc::ClientContext gctx;
+    common::SetDeadline(gctx, absl::Seconds(10));
+    v1::GetGameRequest get;
+    get.set_game_id(game_id);
+    if (o.seat >= 0) get.set_perspective(o.seat);
+    return gs->GetGame(&gctx, get, view).ok();
+  };
   auto redraw = [&](const v1::GameView& view, const std::string& last) {
-    std::printf("\033[H\033[2J%s\n\n%s  action %lld  to move: seat %d (%s)  %s\n",
-                view.rendering().c_str(), game_id.c_str(),
-                static_cast<long long>(view.action_number()), view.to_move(), view.phase().c_str(),
-                last.c_str());
-    if (view.status() != v1::GAME_STATUS_ACTIVE && view.status() != v1::GAME_STATUS_WAITING) {
-      std::printf("finished: %s %s\n", view.outcome().result_text().c_str(),
-                  view.outcome().reason().c_str());
-    }
+    std::printf("%s%s\n", terminal ? "\033[H\033[2J" : "", WatchFrame(view, o, last).c_str());
     std::fflush(stdout);
   };
   while (stream->Read(&event)) {
-    if (event.has_snapshot()) {
-      redraw(event.snapshot(), "");
-      if (once) {
+    if (event.has_snapshot() && event.type() != "settings") {
+      v1::GameView view = event.snapshot();
+      if (o.seat >= 0) fetch(&view);  // the snapshot is drawn from the first seat's edge
+      redraw(view, "");
+      if (o.once) {
         ctx.TryCancel();
         break;
       }
@@ -191,15 +247,14 @@ int RunWatch(const std::string& game_state_addr, const std::string& game_id, boo
     }
     if (event.type() != "keepalive" && event.type() != "ping") {
       v1::GameView view;
-      grpc::ClientContext gctx;
-      common::SetDeadline(gctx, absl::Seconds(10));
-      v1::GetGameRequest get;
-      get.set_game_id(game_id);
-      if (gs->GetGame(&gctx, get, &view).ok()) {
-        std::string last = "last: seat " + std::to_string(event.seat()) + " " + event.action();
-        if (!event.annotation().empty()) last += "  \"" + event.annotation() + "\"";
+      if (fetch(&view)) {
+        std::string last;
+        if (!event.action().empty()) {
+          last = absl::StrCat("last: ", event.type(), " ", event.action());
+          if (!event.annotation().empty()) absl::StrAppend(&last, "  \"", event.annotation(), "\"");
+        }
         redraw(view, last);
-        if (view.status() == v1::GAME_STATUS_FINISHED) {
+        if (view.status() != v1::GAME_STATUS_ACTIVE && view.status() != v1::GAME_STATUS_WAITING) {
           ctx.TryCancel();
           break;
         }

@@ -23,9 +23,9 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "arena/v1/common.grpc.pb.h"
+#include "common/config.h"
+#include "common/grpc_util.h"
 #include "grpc/health/v1/health.grpc.pb.h"
-#include "services/common/config.h"
-#include "services/common/grpc_util.h"
 #include "tools/arenactl/client.h"
 #include "tools/arenactl/demo.h"
 #include "tools/arenactl/league_commands.h"
@@ -37,8 +37,8 @@
 ABSL_FLAG(std::string, game_state_addr, "127.0.0.1:7101", "arena-game-state address.");
 ABSL_FLAG(std::string, bot_addr, "127.0.0.1:7102", "arena-bot address.");
 ABSL_FLAG(std::string, gateway_addr, "127.0.0.1:7103", "arena-llm-gateway address.");
-ABSL_FLAG(std::string, demo_game, "chestonia-chess", "demo: the game to play.");
-ABSL_FLAG(std::string, demo_variant, "players=3,darts=on", "demo: its variant options.");
+ABSL_FLAG(std::string, demo_game, "", "demo: the game to play (an engine id; required).");
+ABSL_FLAG(std::string, demo_variant, "", "demo: its variant options (the game's keys).");
 ABSL_FLAG(int, demo_level, 2, "demo: the bot level playing every seat.");
 ABSL_FLAG(int, demo_move_delay_ms, 300, "demo: pause between moves.");
 ABSL_FLAG(int, demo_max_actions, 400, "demo: stop after this many actions.");
@@ -46,6 +46,8 @@ ABSL_FLAG(std::string, demo_secrets_dir, ".arena/secrets",
           "demo: the deployment's service secrets (the demo asks arena-bot as the arena service, "
           "as an operator on the host that holds them).");
 ABSL_FLAG(bool, once, false, "watch: draw the current position once and exit.");
+ABSL_FLAG(bool, coords, false, "watch: label the board's rows with their cells.");
+ABSL_FLAG(int, seat, -1, "watch: turn the board to this seat's edge (engine seat; -1 first).");
 ABSL_FLAG(std::string, password_file, "",
           "File with the password for signup/signin (default: read one line from stdin).");
 ABSL_FLAG(std::string, reason, "", "Why (required by admin commands).");
@@ -462,8 +464,12 @@ const std::map<std::string, Command>& Commands() {
        }},
       {"watch",
        [](const Args& a) {
+         arena::arenactl::WatchOptions o;
+         o.once = absl::GetFlag(FLAGS_once);
+         o.coordinates = absl::GetFlag(FLAGS_coords);
+         o.seat = absl::GetFlag(FLAGS_seat);
          return arena::arenactl::RunWatch(absl::GetFlag(FLAGS_game_state_addr),
-                                          a.empty() ? "" : a[0], absl::GetFlag(FLAGS_once));
+                                          a.empty() ? "" : a[0], o);
        }},
       {"verify",
        [](const Args& a) {
@@ -482,7 +488,8 @@ constexpr char kUsage[] =
     "  verify GAME                     recompute every random draw of a finished game\n"
     "  demo                            bots play a game on fresh guest seats (--demo_game, "
     "--demo_variant)\n"
-    "  watch GAME [--once]             follow a game live, redrawing the board\n"
+    "  watch GAME [--once] [--coords] [--seat=N]\n"
+    "                                  follow a game live: board, seats, clocks, last move\n"
     "  signup NAME | signin NAME       password from --password_file or stdin; token to "
     "--token_file\n"
     "  guest                           a guest token (play without an account)\n"

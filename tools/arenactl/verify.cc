@@ -4,11 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "nlohmann/json.hpp"
-#include "services/common/grpc_util.h"
-#include "services/game_state/dart_path.h"
-#include "services/game_state/fair_rng.h"
+#include "services/chance/dart_path.h"
+#include "services/chance/fair_rng.h"
 
 namespace arena::arenactl {
 

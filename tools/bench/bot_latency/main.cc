@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "arena/v1/bot.grpc.pb.h"
+#include "engine/core/game.h"
 #include "grpcpp/grpcpp.h"
 #include "services/common/service_auth.h"
 
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
       auto stub = arena::v1::BotService::NewStub(channel);
       for (int i = 0; i < requests; ++i) {
         arena::v1::ChooseMoveRequest req;
-        req.set_game(arena::v1::GAME_KIND_CHESS);
+        req.set_engine_game(std::string(arena::engine::AllGames().front()->Id()));
         req.set_position(fens[(t + i) % 3]);
         req.set_seat(0);
         req.set_level(8);

@@ -35,11 +35,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
-#include "services/common/grpc_util.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:7101", "arena-game-state address");
 ABSL_FLAG(std::string, database_url, "", "the same PostgreSQL, for pgbench (empty: skip)");
+ABSL_FLAG(std::string, game, "", "engine id of the game played (empty: the engine's first game)");
 ABSL_FLAG(int, games, 200, "concurrent games (and pgbench clients)");
 ABSL_FLAG(int, seconds, 20, "duration of each phase");
 ABSL_FLAG(int, pace_ms, 100,
@@ -47,6 +48,12 @@ ABSL_FLAG(int, pace_ms, 100,
           "time (0: skip the phase)");
 ABSL_FLAG(int, channels, 8, "gRPC channels shared by the game threads");
 ABSL_FLAG(std::string, pgbench, "/usr/lib/postgresql/15/bin/pgbench", "pgbench binary");
+
+// The game the benchmark plays: --game, or the first game the engine lists.
+static std::string BenchGameId() {
+  const std::string flag = absl::GetFlag(FLAGS_game);
+  return flag.empty() ? std::string(arena::engine::AllGames().front()->Id()) : flag;
+}
 
 namespace {
 
@@ -73,13 +80,13 @@ bool Call(const grpc::Status& s, Stats& stats) {
 void PlayGames(std::shared_ptr<grpc::Channel> channel, absl::Time end, uint32_t seed,
                absl::Duration pace, absl::Time first_due, Stats& stats) {
   auto stub = v1::GameStateService::NewStub(channel);
-  const engine::Game* chess = engine::FindGame("chess");
+  const engine::Game* chess = engine::FindGame(BenchGameId());
   std::mt19937 rng(seed);
   std::vector<double> local;
   absl::Time due = first_due;
   while (absl::Now() < end) {
     v1::CreateTableRequest creq;
-    creq.mutable_settings()->set_engine_game("chess");
+    creq.mutable_settings()->set_engine_game(BenchGameId());
     creq.mutable_settings()->set_level(v1::TABLE_LEVEL_ADVANCED);
     creq.mutable_settings()->set_is_public(true);
     creq.mutable_settings()->set_move_cap(200);
@@ -215,7 +222,7 @@ int main(int argc, char** argv) {
   // The driver shares the cores with the server: spare them abseil's lock-cycle check on
   // every gRPC mutex (see services/game_state/main.cc).
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  if (engine::FindGame("chess") == nullptr) {
+  if (engine::FindGame(BenchGameId()) == nullptr) {
     std::fprintf(stderr, "this build has no chess engine\n");
     return 2;
   }

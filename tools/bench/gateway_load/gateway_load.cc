@@ -39,13 +39,14 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "arena/v1/gateway.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "services/common/callback_heartbeat.h"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 
 ABSL_FLAG(std::vector<std::string>, concurrency, std::vector<std::string>({"1", "100", "1000"}),
           "calls kept in flight, one phase per level");
+ABSL_FLAG(std::string, game, "", "engine id of the game played (empty: the engine's first game)");
 ABSL_FLAG(int, upstream_ms, 1000,
           "how long the mock takes to answer in the upstream pass (0: skip that pass)");
 ABSL_FLAG(double, seconds, 8, "measured length of each upstream phase, after its ramp");
@@ -59,6 +60,12 @@ ABSL_FLAG(std::string, samples_csv, "",
 ABSL_FLAG(std::string, mock_bin, ARENA_MOCK_ABACUS_BIN, "the arena-mock-abacus binary to run");
 
 extern char** environ;
+
+// The game the benchmark plays: --game, or the first game the engine lists.
+static std::string BenchGameId() {
+  const std::string flag = absl::GetFlag(FLAGS_game);
+  return flag.empty() ? std::string(arena::engine::AllGames().front()->Id()) : flag;
+}
 
 namespace {
 
@@ -339,7 +346,7 @@ int main(int argc, char** argv) {
   auto channel = arena::common::MakeChannel("127.0.0.1:" + std::to_string(gw_port));
   auto stub = arena::v1::ModelGatewayService::NewStub(channel);
 
-  const arena::engine::Game* chess = arena::engine::FindGame("chess");
+  const arena::engine::Game* chess = arena::engine::FindGame(BenchGameId());
   if (chess == nullptr) {
     std::fprintf(stderr, "chess is not registered in this build\n");
     return 1;
@@ -347,7 +354,7 @@ int main(int argc, char** argv) {
   arena::v1::ModelTurnRequest request;
   request.set_game_id("bench");
   request.set_seat(0);
-  request.set_game(arena::v1::GAME_KIND_CHESS);
+  request.set_engine_game(BenchGameId());
   request.set_position((*chess->NewInitialState(arena::engine::Variant()))->Serialize());
   request.set_show_legal_moves(true);
   request.set_model_id("mock-competent");

@@ -4,19 +4,20 @@
 // "level:algorithm:nodes:depth" or "level:algorithm:nodes:depth:eval" (e.g. 3, 4:brs,
 // 4:paranoid, 4:mcts, 4::50000 = level 4's search with a budget of 50,000 nodes, 4::0:5 = level
 // 4's search to depth 5 at most, the level's own budget, 4::0:0:king_attack=4+king_shelter=8 =
-// level 4 with those Chestonia evaluation weights; a bad override stops the run). After the matrix,
+// level 4 with those evaluation weights of the game's own player; a bad override stops the run).
+// After the matrix,
 // each contestant's mean completed depth, nodes, wall time and nodes per second per searched move
 // are printed. Every pair plays `--games` games per seating: with two seats both colour orders;
 // with three seats both 2-against-1 compositions (AAB and ABB) in every seating (the odd one in
 // each of the three seats). A game's score for A against B is, over every (A seat, B seat) pair, 1
 // when A finished ahead, 1/2 level, 0 behind. Chance events are drawn from a seeded generator. A
-// game still running after --max_actions is adjudicated: for Chestonia chess by the bots' static
-// evaluation (seats more than --adjudicate centipawns apart are ranked, others share a place), for
-// other games as a draw. With three seats a Chestonia chess game stops as soon as every seat still
-// in belongs to one contestant (see DecidedPlaces). The summary says how many games were
-// adjudicated and how many stopped so.
+// game still running after --max_actions is adjudicated by the static evaluation of the game's own
+// player (bots/<game>/, GameBot::SeatScores: seats more than --adjudicate centipawns apart are
+// ranked, others share a place), or as a draw when it has none. With three seats a game stops as
+// soon as every seat still in belongs to one contestant (see DecidedPlaces). The summary says how
+// many games were adjudicated and how many stopped so.
 //
-//   ladder --game=chestonia-chess --variant=players=2 --contestants=1,2,3,4 --games=2
+//   ladder --game=ID --variant=k=v,... --contestants=1,2,3,4 --games=2
 //          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
 //          [--verbose]   (one line per game on stderr: seats and places, length, how it ended)
 //          [--moves]     (with --verbose, also each game's actions, for replaying it)
@@ -32,10 +33,9 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
-#include "bots/bot.h"
-#include "bots/chestonia_search.h"
-#include "bots/mcts.h"
-#include "engine/chestonia_chess/chestonia_chess_game.h"
+#include "bots/core/bot.h"
+#include "bots/core/game_bot.h"
+#include "bots/core/mcts.h"
 
 namespace {
 
@@ -69,16 +69,17 @@ std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
   return args;
 }
 
-// Final places per seat (0 best).
+// Final places per seat (0 best). An unfinished game is adjudicated by the game's own
+// player's static evaluation (seats within `adjudicate` of each other share a place); a game
+// whose player offers none is a shared place for all.
 std::vector<int> Places(const State& s, int adjudicate) {
   const int n = s.NumSeats();
   const arena::engine::Outcome o = s.GetOutcome();
   if (o.finished() && int(o.ranks.size()) == n) return o.ranks;
   std::vector<int> places(n, 0);
-  if (const auto* hc =
-          dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s)) {
-    const auto scores = arena::bots::ChestoniaSeatScores(
-        hc->position(), arena::bots::DefaultChestoniaEvalWeights());
+  const arena::bots::GameBot* bot = arena::bots::FindGameBot(s.GameId());
+  const std::vector<int> scores = bot ? bot->SeatScores(s) : std::vector<int>();
+  if (int(scores.size()) == n) {
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         if (scores[j] > scores[i] + adjudicate) ++places[i];
@@ -88,23 +89,25 @@ std::vector<int> Places(const State& s, int adjudicate) {
   return places;
 }
 
-// With three or more seats, the places of a Chestonia chess game whose seats still in all
-// belong to one contestant: those seats share first place and the seats that went out follow
-// in reverse order of going out. Playing on could not change how the two contestants finish
-// against each other, so the game stops there. Empty while contestants still face each other.
+// With three or more seats, the places of a game whose seats still in all belong to one
+// contestant: those seats share first place and the seats that went out (the board view's
+// frozen armies, in the order they went out) follow in reverse order of going out. Playing on
+// could not change how the two contestants finish against each other, so the game stops
+// there. Empty while contestants still face each other.
 std::vector<int> DecidedPlaces(const State& s, const std::vector<int>& who) {
-  const auto* hc = dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(&s);
-  if (!hc || s.NumSeats() < 3 || s.IsTerminal()) return {};
-  const auto& pos = hc->position();
+  if (s.NumSeats() < 3 || s.IsTerminal()) return {};
+  const std::vector<int> out = s.Board(0).frozen_seats;
+  std::vector<bool> is_out(s.NumSeats(), false);
+  for (int seat : out) is_out[seat] = true;
   int owner = -1;
   for (int seat = 0; seat < s.NumSeats(); ++seat) {
-    if (!pos.Active(seat)) continue;
+    if (is_out[seat]) continue;
     if (owner >= 0 && who[seat] != owner) return {};
     owner = who[seat];
   }
   std::vector<int> places(s.NumSeats(), 0);
-  const int in = pos.NumActive();
-  for (int k = 0; k < pos.num_out; ++k) places[pos.out_order[k]] = in + (pos.num_out - 1 - k);
+  const int in = s.NumSeats() - static_cast<int>(out.size());
+  for (size_t k = 0; k < out.size(); ++k) places[out[k]] = in + int(out.size() - 1 - k);
   return places;
 }
 
@@ -115,8 +118,8 @@ int main(int argc, char** argv) {
   auto get = [&](const std::string& k, const std::string& d) {
     return args.count(k) ? args[k] : d;
   };
-  const std::string game_id = get("game", "chestonia-chess");
-  const std::string variant_text = get("variant", "players=2");
+  const std::string game_id = get("game", "");
+  const std::string variant_text = get("variant", "");
   const int games = std::atoi(get("games", "2").c_str());
   const int max_actions = std::atoi(get("max_actions", "400").c_str());
   const int adjudicate = std::atoi(get("adjudicate", "300").c_str());
@@ -128,7 +131,7 @@ int main(int argc, char** argv) {
   const arena::engine::Game* game = arena::engine::FindGame(game_id);
   auto variant = arena::engine::Variant::Parse(variant_text);
   if (!game || !variant.ok()) {
-    std::fprintf(stderr, "unknown game or bad variant\n");
+    std::fprintf(stderr, "name a game (--game=ID, an engine id) and a valid --variant\n");
     return 2;
   }
   auto probe = game->NewInitialState(*variant);
@@ -213,10 +216,7 @@ int main(int argc, char** argv) {
       places = Places(*s, adjudicate);
     }
     if (verbose) {
-      if (const auto* hc =
-              dynamic_cast<const arena::engine::chestonia_chess::ChestoniaChessState*>(s.get())) {
-        if (s->IsTerminal()) how = std::string(EndReasonName(hc->position().reason));
-      }
+      if (s->IsTerminal()) how = s->GetOutcome().reason;
       std::string line;
       for (int seat = 0; seat < seats; ++seat) {
         line += (seat ? " " : "") + cs[who[seat]].name + "=" + std::to_string(places[seat]);

@@ -22,8 +22,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "arena/v1/arena.grpc.pb.h"
-#include "services/common/config.h"
-#include "services/common/grpc_util.h"
+#include "common/config.h"
+#include "common/grpc_util.h"
 
 ABSL_FLAG(std::string, arena_addr, "127.0.0.1:7100", "arena address.");
 ABSL_FLAG(std::string, admin_name, "root", "An admin account (to grant the players credits).");

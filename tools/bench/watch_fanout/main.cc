@@ -16,15 +16,22 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "google/protobuf/util/time_util.h"
-#include "services/common/grpc_util.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:7101", "arena-game-state address");
+ABSL_FLAG(std::string, game, "", "engine id of the game played (empty: the engine's first game)");
 ABSL_FLAG(int, watchers, 2000, "concurrent WatchGame streams");
 ABSL_FLAG(int, channels, 16, "client channels the streams are spread over");
 ABSL_FLAG(int, moves, 60, "moves played while watched");
 ABSL_FLAG(int, interval_ms, 100, "pause between moves");
+
+// The game the benchmark plays: --game, or the first game the engine lists.
+static std::string BenchGameId() {
+  const std::string flag = absl::GetFlag(FLAGS_game);
+  return flag.empty() ? std::string(arena::engine::AllGames().front()->Id()) : flag;
+}
 
 namespace {
 
@@ -96,7 +103,7 @@ int main(int argc, char** argv) {
   // The driver shares the cores with the server: spare them abseil's lock-cycle check on
   // every gRPC mutex (see services/game_state/main.cc).
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  const engine::Game* chess = engine::FindGame("chess");
+  const engine::Game* chess = engine::FindGame(BenchGameId());
   if (chess == nullptr) {
     std::fprintf(stderr, "this build has no chess engine\n");
     return 2;
@@ -110,7 +117,7 @@ int main(int argc, char** argv) {
   }
   auto& stub = *stubs[0];
   v1::CreateTableRequest creq;
-  creq.mutable_settings()->set_engine_game("chess");
+  creq.mutable_settings()->set_engine_game(BenchGameId());
   creq.mutable_settings()->set_is_public(true);
   creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
   creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);

@@ -1,4 +1,4 @@
-#include "services/common/log.h"
+#include "common/log.h"
 
 #include <unistd.h>
 

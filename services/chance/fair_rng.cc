@@ -1,4 +1,4 @@
-#include "services/game_state/fair_rng.h"
+#include "services/chance/fair_rng.h"
 
 #include <sodium.h>
 

@@ -1,4 +1,4 @@
-#include "services/common/work_queue.h"
+#include "common/work_queue.h"
 
 #include <atomic>
 #include <future>

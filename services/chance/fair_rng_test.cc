@@ -1,6 +1,6 @@
 // FairDraw: the HMAC message layout, the bytes-to-outcome rules and the commitment, checked
 // against libsodium computed independently here and against exact arithmetic.
-#include "services/game_state/fair_rng.h"
+#include "services/chance/fair_rng.h"
 
 #include <sodium.h>
 

@@ -1,5 +1,5 @@
-// The services `arena` calls, each with arena's own service credential attached to every call
-// and a deadline on every call.
+// The services a service calls (arena: game-state, arena-bot, the gateway), each with the
+// caller's own service credential attached to every call and a deadline on every call.
 #pragma once
 
 #include <memory>
@@ -9,11 +9,12 @@
 #include "arena/v1/bot.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
 #include "arena/v1/gateway.grpc.pb.h"
+#include "clients/game_state_client.h"
+#include "common/grpc_util.h"
 #include "grpcpp/client_context.h"
-#include "services/common/grpc_util.h"
 #include "services/common/service_auth.h"
 
-namespace arena::service {
+namespace arena::clients {
 
 struct ServiceAddresses {
   std::string game_state;
@@ -36,6 +37,8 @@ class ServiceClients {
   }
   // For streams that live as long as a game: the credential only.
   void Attach(grpc::ClientContext& ctx) const { identity_.Attach(ctx); }
+  // Acting as this service (for the seats it drives).
+  Credentials AsService() const { return Credentials{.service = &identity_}; }
 
   v1::GameStateService::Stub& game_state() { return *game_state_; }
   v1::BotService::Stub& bot() { return *bot_; }
@@ -48,4 +51,4 @@ class ServiceClients {
   std::unique_ptr<v1::ModelGatewayService::Stub> gateway_;
 };
 
-}  // namespace arena::service
+}  // namespace arena::clients

@@ -1,6 +1,6 @@
 // DartLandingAction: landings follow the engine's published scatter from the aim; anything
 // that is not a landing node is left to the inverse CDF.
-#include "services/game_state/dart_path.h"
+#include "services/chance/dart_path.h"
 
 #include <span>
 

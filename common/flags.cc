@@ -1,10 +1,10 @@
-#include "services/common/flags.h"
+#include "common/flags.h"
 
 #include <cstdio>
 #include <cstdlib>
 
 #include "absl/flags/flag.h"
-#include "services/common/config.h"
+#include "common/config.h"
 
 ABSL_FLAG(std::string, host, "127.0.0.1", "Address to listen on.");
 ABSL_FLAG(int, port, 0, "TCP port to listen on; 0 picks a free one.");

@@ -1,4 +1,4 @@
-#include "services/common/config.h"
+#include "common/config.h"
 
 #include <cstdio>
 #include <cstdlib>

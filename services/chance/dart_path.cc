@@ -1,4 +1,4 @@
-#include "services/game_state/dart_path.h"
+#include "services/chance/dart_path.h"
 
 #include <cstdio>
 #include <span>

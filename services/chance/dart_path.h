@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/core/game.h"
-#include "services/game_state/fair_rng.h"
+#include "services/chance/fair_rng.h"
 
 namespace arena::game_state {
 
