@@ -10,6 +10,7 @@
 #include "services/common/actions.h"
 #include "services/common/log.h"
 #include "services/common/proto_json.h"
+#include "services/common/text_check.h"
 
 namespace arena::service {
 namespace {
@@ -435,7 +436,7 @@ bool SeatDriver::Submit(Follow& f, const v1::GameView& view, int seat, v1::Actio
     req.set_kind(kind);
     req.mutable_move()->set_text(text);
     req.set_expected_action_number(view.action_number());
-    req.set_annotation(annotation.substr(0, kMaxAnnotationBytes));
+    req.set_annotation(common::SanitizeText(annotation, {kMaxAnnotationBytes, true}));
     v1::SubmitActionResponse resp;
     grpc::Status s = clients_.game_state().SubmitAction(&ctx, req, &resp);
     if (s.ok()) {
@@ -730,7 +731,7 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
         t.outcome = "ok";
         t.action_text = resp.move().text();
         t.action_kind = common::ActionKindOfText(t.action_text);
-        t.reasoning = resp.reasoning().substr(0, kMaxAnnotationBytes);
+        t.reasoning = common::SanitizeText(resp.reasoning(), {kMaxAnnotationBytes, true});
         answered = true;
       } else if (failure == "key_needed") {
         t.outcome = "key_needed";

@@ -61,6 +61,36 @@ bool IsTerminalStatus(v1::GameStatus s) {
          s == v1::GAME_STATUS_VOIDED;
 }
 
+// Clock bounds (docs/security.md): a bank or a per-move allowance of at most a week, an
+// increment of at most an hour, so no sum of them can overflow and no table is held forever.
+constexpr int64_t kMaxClockMs = int64_t{7} * 24 * 3600 * 1000;
+constexpr int64_t kMaxIncrementMs = int64_t{3600} * 1000;
+constexpr int64_t kMaxMoveCap = 100000;
+
+absl::Status CheckClock(const v1::ClockSettings& c) {
+  if (c.initial_ms() < 0 || c.increment_ms() < 0 || c.per_move_ms() < 0) {
+    return absl::InvalidArgumentError("clock values must not be negative");
+  }
+  if (c.initial_ms() > kMaxClockMs || c.per_move_ms() > kMaxClockMs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clock.initial_ms and clock.per_move_ms are at most ", kMaxClockMs));
+  }
+  if (c.increment_ms() > kMaxIncrementMs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clock.increment_ms is at most ", kMaxIncrementMs));
+  }
+  if (c.per_move_ms() > 0 && (c.initial_ms() > 0 || c.increment_ms() > 0)) {
+    return absl::InvalidArgumentError("a clock is either per-move or Fischer, not both");
+  }
+  return absl::OkStatus();
+}
+
+// 0: none; 1: per-move; 2: Fischer (as Game::PerMoveClock and Game::FischerClock read it).
+int ClockKind(const v1::ClockSettings& c) {
+  if (c.per_move_ms() > 0) return 1;
+  return c.initial_ms() > 0 ? 2 : 0;
+}
+
 bool IsSeatEventKind(int kind) {
   return kind == v1::ACTION_KIND_RESIGN || kind == v1::ACTION_KIND_OFFER_DRAW ||
          kind == v1::ACTION_KIND_ACCEPT_DRAW || kind == v1::ACTION_KIND_DECLINE_DRAW;
@@ -465,6 +495,7 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
     protos.push_back(Share(std::move(ev)));
   }
   WriteItem item;
+  item.game_id = g->id;
   item.statements = std::move(statements);
   item.events = std::move(events);
   std::weak_ptr<Game> weak = g;
@@ -763,6 +794,15 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   for (const v1::SeatSpec& s : req.seats()) {
     if (s.kind() == v1::SEAT_KIND_UNSPECIFIED)
       return done(absl::InvalidArgumentError("every seat needs a kind"));
+    if (!v1::SeatKind_IsValid(s.kind()))
+      return done(absl::InvalidArgumentError("unknown seat kind"));
+    // A seat named for an account is made (and joined) by arena only, which knows accounts.
+    if (!s.account_id().empty() && !caller.arena) {
+      return done(caller.other_service.empty()
+                      ? absl::UnauthenticatedError(
+                            "a seat for an account needs the arena service credential")
+                      : absl::PermissionDeniedError("only arena may seat an account"));
+    }
     if (s.kind() == v1::SEAT_KIND_MODEL) {
       has_model = true;
       if (s.model_id().empty())
@@ -773,11 +813,9 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
     }
   }
   const v1::ClockSettings& c = in.clock();
-  if (c.initial_ms() < 0 || c.increment_ms() < 0 || c.per_move_ms() < 0 || in.move_cap() < 0) {
-    return done(absl::InvalidArgumentError("clock values and move cap must not be negative"));
-  }
-  if (c.per_move_ms() > 0 && (c.initial_ms() > 0 || c.increment_ms() > 0)) {
-    return done(absl::InvalidArgumentError("a clock is either per-move or Fischer, not both"));
+  if (absl::Status s = CheckClock(c); !s.ok()) return done(s);
+  if (in.move_cap() < 0 || in.move_cap() > kMaxMoveCap) {
+    return done(absl::InvalidArgumentError(absl::StrCat("move_cap is 0..", kMaxMoveCap)));
   }
   bool privileged = req.has_fixed_leader() || in.rated() || !in.league_id().empty();
   if (privileged && !caller.arena) {
@@ -868,11 +906,9 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   for (int i = 0; i < n; ++i) {
     SeatState seat;
     seat.spec = req.seats(i);
-    std::string credential;
+    std::string credential;  // none for bot and model seats: only arena acts for them
     if (seat.spec.kind() == v1::SEAT_KIND_BOT || seat.spec.kind() == v1::SEAT_KIND_MODEL) {
-      credential = CredentialHasher::NewCredential();
       seat.filled = true;
-      seat.credential_hash = hasher_.Hash(credential);
     } else {
       all_filled = false;
     }
@@ -950,7 +986,10 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
     return done(absl::InvalidArgumentError("display_name too long"));
   SeatState& seat = g.seats[req.seat()];
   if (seat.filled) return done(absl::FailedPreconditionError("seat already taken"));
-  (void)caller;
+  if (!seat.spec.account_id().empty() && !caller.arena) {
+    return done(absl::PermissionDeniedError(
+        "this seat is for one account; its holder takes it through arena"));
+  }
   std::string credential = CredentialHasher::NewCredential();
   seat.filled = true;
   seat.credential_hash = hasher_.Hash(credential);
@@ -1396,12 +1435,15 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
   }
   if (in.has_clock()) {
     const auto& c = in.clock();
-    if (c.initial_ms() < 0 || c.increment_ms() < 0 || c.per_move_ms() < 0 || c.ranked()) {
-      return done(
-          absl::InvalidArgumentError("bad clock (ranked clocks are set by arena at creation)"));
+    if (c.ranked()) {
+      return done(absl::InvalidArgumentError("ranked clocks are set by arena at creation"));
     }
-    if (c.per_move_ms() > 0 && (c.initial_ms() > 0 || c.increment_ms() > 0)) {
-      return done(absl::InvalidArgumentError("a clock is either per-move or Fischer, not both"));
+    if (absl::Status s = CheckClock(c); !s.ok()) return done(s);
+    // Once the game runs, a change takes effect from the next turn and never takes time
+    // already given: the kind of clock stays, the banks and the turn under way are kept.
+    if (g.status == v1::GAME_STATUS_ACTIVE && ClockKind(c) != ClockKind(g.settings.clock())) {
+      return done(absl::FailedPreconditionError(
+          "the kind of clock (none, per-move, Fischer) can change only before the game starts"));
     }
     *next.mutable_clock() = c;
   }
@@ -1410,7 +1452,7 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
   g.settings = next;
   g.variant = variant;
   if (restart_state) g.state = *g.engine_game->NewInitialState(variant);
-  if (in.has_clock()) {
+  if (in.has_clock() && g.status != v1::GAME_STATUS_ACTIVE) {
     for (SeatState& s : g.seats) {
       s.remaining_ms = g.FischerClock() ? next.clock().initial_ms()
                                         : (g.PerMoveClock() ? next.clock().per_move_ms() : 0);
@@ -1452,6 +1494,7 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
   ArmTimers(gp);  // cancels
   std::string id = g.id;
   WriteItem item;
+  item.game_id = id;
   item.statements.push_back(EventStore::DeleteGame(id));
   item.done = [this, gp, id, done](absl::Status s) {
     if (!s.ok()) return done(absl::UnavailableError(s.message()));
