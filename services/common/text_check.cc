@@ -144,7 +144,7 @@ const std::map<std::string, TextRule, std::less<>>& TextRules() {
       {"reason", {500, true}},       // admin actions, voiding
       {"memo", {200, false}},        // ledger transfers
       {"label", {100, false}},       // API tokens
-      {"idempotency_key", {128, false}},
+      {"idempotency_key", {200, false}},
       {"text", {200, false}},  // a move
       {"model_id", {100, false}},
   };
