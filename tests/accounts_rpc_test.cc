@@ -385,9 +385,27 @@ TEST_F(ArenaRpcTest, HoldsThroughTheServiceOnlyRpcsAndExpiry) {
 
 // --- Every RPC, every principal ------------------------------------------------------------
 
-enum Principal { kAnonymous, kForged, kGuest, kPlayer, kOther, kAdmin, kService, kPrincipals };
-const char* const kPrincipalNames[] = {"anonymous",    "forged-token", "guest",        "player",
-                                       "other-player", "admin",        "arena-service"};
+enum Principal {
+  kAnonymous,
+  kForged,
+  kGuest,
+  kPlayer,
+  kOther,
+  kAdmin,
+  kService,
+  kWrongService,
+  kAnotherService,
+  kPrincipals
+};
+const char* const kPrincipalNames[] = {"anonymous",
+                                       "forged-token",
+                                       "guest",
+                                       "player",
+                                       "other-player",
+                                       "admin",
+                                       "arena-service",
+                                       "forged-service-credential",
+                                       "another-service (arena-bot)"};
 
 struct Door {
   std::string rpc;
@@ -406,7 +424,9 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
                                 As{alice.token()},
                                 As{bob.token()},
                                 admin_,
-                                As{"", true}};
+                                As{"", true},
+                                As{"", true, "arena", /*forged_service=*/true},
+                                As{"", true, "arena-bot"}};
   v1::WhoAmIResponse admin_me;
   ASSERT_TRUE(CallAs(*stub_, &Stub::WhoAmI, admin_, v1::WhoAmIRequest(), &admin_me).ok());
   Grant("alice", 1'000'000);
@@ -431,8 +451,9 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
 
   const Code OK = Code::OK, UA = Code::UNAUTHENTICATED, PD = Code::PERMISSION_DENIED,
              NF = Code::NOT_FOUND, IA = Code::INVALID_ARGUMENT;
-  // Columns: anonymous, forged, guest, player, other player, admin, arena service.
-  // A bare service credential carries no user, so user RPCs treat it as anonymous.
+  // Columns: anonymous, forged, guest, player, other player, admin, arena service, a forged
+  // service credential, another service's (arena-bot) credential. A bare service credential
+  // carries no user, so user RPCs treat it as anonymous.
   std::vector<Door> doors = {
       {"SignUp",
        [&](const As& as) {
@@ -442,7 +463,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::SessionToken t;
          return CallAs(stub, &Stub::SignUp, as, r, &t);
        },
-       {OK, OK, OK, OK, OK, OK, OK}},
+       {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
       {"SignIn",
        [&](const As& as) {
          v1::SignInRequest r;
@@ -451,19 +472,19 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::SessionToken t;
          return CallAs(stub, &Stub::SignIn, as, r, &t);
        },
-       {OK, OK, OK, OK, OK, OK, OK}},
+       {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
       {"GuestToken",
        [&](const As& as) {
          v1::SessionToken t;
          return CallAs(stub, &Stub::GuestToken, as, v1::GuestTokenRequest(), &t);
        },
-       {OK, OK, OK, OK, OK, OK, OK}},
+       {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
       {"CreateToken",
        [&](const As& as) {
          v1::SessionToken t;
          return CallAs(stub, &Stub::CreateToken, as, v1::CreateTokenRequest(), &t);
        },
-       {UA, UA, PD, OK, OK, OK, UA}},
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
       {"RevokeToken (the player's)",
        [&](const As& as) {
          v1::RevokeTokenRequest r;
@@ -471,7 +492,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::RevokeTokenResponse resp;
          return CallAs(stub, &Stub::RevokeToken, as, r, &resp);
        },
-       {UA, UA, NF, OK, NF, NF, UA}},
+       {UA, UA, NF, OK, NF, NF, UA, UA, UA}},
       {"Block",
        [&](const As& as) {
          v1::BlockRequest r;
@@ -479,7 +500,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::BlockResponse resp;
          return CallAs(stub, &Stub::Block, as, r, &resp);
        },
-       {UA, UA, PD, OK, OK, OK, UA}},
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
       {"Invite",
        [&](const As& as) {
          v1::InviteRequest r;
@@ -487,19 +508,19 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::InviteResponse resp;
          return CallAs(stub, &Stub::Invite, as, r, &resp);
        },
-       {UA, UA, PD, OK, OK, OK, UA}},
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
       {"ListInvitations",
        [&](const As& as) {
          v1::ListInvitationsResponse resp;
          return CallAs(stub, &Stub::ListInvitations, as, v1::ListInvitationsRequest(), &resp);
        },
-       {UA, UA, PD, OK, OK, OK, UA}},
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
       {"WhoAmI",
        [&](const As& as) {
          v1::WhoAmIResponse resp;
          return CallAs(stub, &Stub::WhoAmI, as, v1::WhoAmIRequest(), &resp);
        },
-       {UA, UA, OK, OK, OK, OK, UA}},
+       {UA, UA, OK, OK, OK, OK, UA, UA, UA}},
       {"GetBalance (the player's)",
        [&](const As& as) {
          v1::BalanceRequest r;
@@ -507,7 +528,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::Balance resp;
          return CallAs(stub, &Stub::GetBalance, as, r, &resp);
        },
-       {UA, UA, PD, OK, PD, OK, UA}},
+       {UA, UA, PD, OK, PD, OK, UA, UA, UA}},
       {"GetBalance (system pool)",
        [&](const As& as) {
          v1::BalanceRequest r;
@@ -515,7 +536,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::Balance resp;
          return CallAs(stub, &Stub::GetBalance, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, OK, UA}},
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
       {"GetHistory (the player's)",
        [&](const As& as) {
          v1::HistoryRequest r;
@@ -523,7 +544,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::HistoryResponse resp;
          return CallAs(stub, &Stub::GetHistory, as, r, &resp);
        },
-       {UA, UA, PD, OK, PD, OK, UA}},
+       {UA, UA, PD, OK, PD, OK, UA, UA, UA}},
       {"Donate",
        [&](const As& as) {
          v1::DonateRequest r;
@@ -531,7 +552,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::TransferResponse resp;
          return CallAs(stub, &Stub::Donate, as, r, &resp);
        },
-       {UA, UA, PD, OK, OK, OK, UA}},
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
       {"SendCredits",
        [&](const As& as) {
          v1::SendCreditsRequest r;
@@ -540,7 +561,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::TransferResponse resp;
          return CallAs(stub, &Stub::SendCredits, as, r, &resp);
        },
-       {UA, UA, PD, OK, OK, OK, UA}},
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
       {"AdminGrant",
        [&](const As& as) {
          v1::AdminGrantRequest r;
@@ -550,7 +571,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::TransferResponse resp;
          return CallAs(stub, &Stub::AdminGrant, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, OK, UA}},
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
       {"AdminAdjust",
        [&](const As& as) {
          v1::AdminAdjustRequest r;
@@ -560,7 +581,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::TransferResponse resp;
          return CallAs(stub, &Stub::AdminAdjust, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, OK, UA}},
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
       {"AdminFreeze",
        [&](const As& as) {
          v1::AdminFreezeRequest r;
@@ -570,7 +591,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::AdminFreezeResponse resp;
          return CallAs(stub, &Stub::AdminFreeze, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, OK, UA}},
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
       {"AdminSetAllowance",
        [&](const As& as) {
          v1::SetAllowanceRequest r;
@@ -580,13 +601,13 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::SetAllowanceResponse resp;
          return CallAs(stub, &Stub::AdminSetAllowance, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, OK, UA}},
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
       {"AdminAudit",
        [&](const As& as) {
          v1::AuditResponse resp;
          return CallAs(stub, &Stub::AdminAudit, as, v1::AuditRequest(), &resp);
        },
-       {UA, UA, PD, PD, PD, OK, UA}},
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
       {"ReserveHold",
        [&](const As& as) {
          v1::ReserveHoldRequest r;
@@ -595,7 +616,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::HoldResponse resp;
          return CallAs(stub, &Stub::ReserveHold, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, PD, OK}},
+       {UA, UA, PD, PD, PD, PD, OK, UA, PD}},
       {"PostHold",
        [&](const As& as) {
          v1::PostHoldRequest r;
@@ -604,7 +625,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::TransferResponse resp;
          return CallAs(stub, &Stub::PostHold, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, PD, OK}},
+       {UA, UA, PD, PD, PD, PD, OK, UA, PD}},
       {"VoidHold",
        [&](const As& as) {
          v1::VoidHoldRequest r;
@@ -612,7 +633,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::VoidHoldResponse resp;
          return CallAs(stub, &Stub::VoidHold, as, r, &resp);
        },
-       {UA, UA, PD, PD, PD, PD, OK}},
+       {UA, UA, PD, PD, PD, PD, OK, UA, PD}},
       // Tables, leagues and history with empty requests: who is refused before the request is
       // even read (this server runs without the other services; their end-to-end behaviour
       // is in league_e2e_test).
@@ -621,91 +642,91 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          v1::ArenaCreateTableResponse resp;
          return CallAs(stub, &Stub::CreateTable, as, v1::ArenaCreateTableRequest(), &resp);
        },
-       {UA, UA, IA, IA, IA, IA, UA}},
+       {UA, UA, IA, IA, IA, IA, UA, UA, UA}},
       {"GetTable",
        [&](const As& as) {
          v1::ArenaTable resp;
          return CallAs(stub, &Stub::GetTable, as, v1::TableRef(), &resp);
        },
-       {IA, IA, IA, IA, IA, IA, IA}},
+       {IA, IA, IA, IA, IA, IA, IA, IA, IA}},
       {"SupplyKey",
        [&](const As& as) {
          v1::SupplyKeyResponse resp;
          return CallAs(stub, &Stub::SupplyKey, as, v1::SupplyKeyRequest(), &resp);
        },
-       {UA, UA, PD, IA, IA, IA, UA}},
+       {UA, UA, PD, IA, IA, IA, UA, UA, UA}},
       {"GetClue",
        [&](const As& as) {
          v1::ClueResponse resp;
          return CallAs(stub, &Stub::GetClue, as, v1::ClueRequest(), &resp);
        },
-       {IA, IA, IA, IA, IA, IA, IA}},
+       {IA, IA, IA, IA, IA, IA, IA, IA, IA}},
       {"CreateLeague",
        [&](const As& as) {
          v1::League resp;
          return CallAs(stub, &Stub::CreateLeague, as, v1::CreateLeagueRequest(), &resp);
        },
-       {UA, UA, PD, IA, IA, IA, UA}},
+       {UA, UA, PD, IA, IA, IA, UA, UA, UA}},
       {"StartLeague",
        [&](const As& as) {
          v1::League resp;
          return CallAs(stub, &Stub::StartLeague, as, v1::LeagueRef(), &resp);
        },
-       {UA, UA, PD, IA, IA, IA, UA}},
+       {UA, UA, PD, IA, IA, IA, UA, UA, UA}},
       {"PauseLeague",
        [&](const As& as) {
          v1::League resp;
          return CallAs(stub, &Stub::PauseLeague, as, v1::LeagueRef(), &resp);
        },
-       {UA, UA, PD, IA, IA, IA, UA}},
+       {UA, UA, PD, IA, IA, IA, UA, UA, UA}},
       {"ResumeLeague",
        [&](const As& as) {
          v1::League resp;
          return CallAs(stub, &Stub::ResumeLeague, as, v1::LeagueRef(), &resp);
        },
-       {UA, UA, PD, IA, IA, IA, UA}},
+       {UA, UA, PD, IA, IA, IA, UA, UA, UA}},
       {"CancelLeague",
        [&](const As& as) {
          v1::League resp;
          return CallAs(stub, &Stub::CancelLeague, as, v1::LeagueRef(), &resp);
        },
-       {UA, UA, PD, IA, IA, IA, UA}},
+       {UA, UA, PD, IA, IA, IA, UA, UA, UA}},
       {"ListLeagues",
        [&](const As& as) {
          v1::ListLeaguesResponse resp;
          return CallAs(stub, &Stub::ListLeagues, as, v1::ListLeaguesRequest(), &resp);
        },
-       {OK, OK, OK, OK, OK, OK, OK}},
+       {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
       {"GetStandings",
        [&](const As& as) {
          v1::StandingsResponse resp;
          return CallAs(stub, &Stub::GetStandings, as, v1::LeagueRef(), &resp);
        },
-       {IA, IA, IA, IA, IA, IA, IA}},
+       {IA, IA, IA, IA, IA, IA, IA, IA, IA}},
       {"GetLeaderboard",
        [&](const As& as) {
          v1::LeaderboardResponse resp;
          return CallAs(stub, &Stub::GetLeaderboard, as, v1::LeaderboardRequest(), &resp);
        },
-       {IA, IA, IA, IA, IA, IA, IA}},
+       {IA, IA, IA, IA, IA, IA, IA, IA, IA}},
       {"ListMatches",
        [&](const As& as) {
          v1::ListMatchesResponse resp;
          return CallAs(stub, &Stub::ListMatches, as, v1::ListMatchesRequest(), &resp);
        },
-       {OK, OK, OK, OK, OK, OK, OK}},
+       {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
       {"ExportGame",
        [&](const As& as) {
          v1::ExportGameResponse resp;
          return CallAs(stub, &Stub::ExportGame, as, v1::ExportGameRequest(), &resp);
        },
-       {IA, IA, IA, IA, IA, IA, IA}},
+       {IA, IA, IA, IA, IA, IA, IA, IA, IA}},
       {"GetModelStats",
        [&](const As& as) {
          v1::ModelStatsResponse resp;
          return CallAs(stub, &Stub::GetModelStats, as, v1::ModelStatsRequest(), &resp);
        },
-       {OK, OK, OK, OK, OK, OK, OK}},
+       {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
   };
 
   // No RPC of the service is missing from the table.

@@ -37,7 +37,9 @@ class GameStateHarness {
   // Flags that make rule windows short enough for tests.
   static std::vector<std::string> FastFlags() {
     return {"--first_move_abort_ms=800", "--disconnect_loss_ms=800", "--keepalive_ms=100",
-            "--restart_grace_ms=300", "--delay_credit_cap_ms=1000"};
+            "--restart_grace_ms=300", "--delay_credit_cap_ms=1000",
+            // Every test client is one loopback address: quotas off (security_test has them on).
+            "--anonymous_table_burst=1000000", "--watch_streams_per_address=1000000"};
   }
 
   explicit GameStateHarness(std::vector<std::string> extra = {}) {

@@ -75,6 +75,10 @@ absl::Status ValidatePassword(const std::string& password) {
 
 }  // namespace
 
+bool LooksLikeAccountId(const std::string& s) {
+  return s.size() >= 2 && s[0] >= 'a' && s[0] <= 'z' && s[1] == '_';
+}
+
 absl::Status ValidateName(const std::string& name) {
   if (name.size() < 3 || name.size() > 32) {
     return absl::InvalidArgumentError("name must be 3 to 32 characters");
@@ -85,6 +89,11 @@ absl::Status ValidateName(const std::string& name) {
   for (char c : name) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     if (!ok) return absl::InvalidArgumentError("name may hold only a-z, 0-9, _ and -");
+  }
+  // Account ids are a letter, '_' and hex ("u_3f…", "g_…"): a name shaped like that could be
+  // taken for another account's id wherever a request accepts either.
+  if (name[1] == '_') {
+    return absl::InvalidArgumentError("a name may not start with a letter and '_' (ids do)");
   }
   if (absl::StartsWith(name, "guest-")) {
     return absl::InvalidArgumentError("names starting with guest- are for guests");

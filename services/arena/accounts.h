@@ -121,7 +121,13 @@ class Accounts {
   std::unordered_map<std::string, Principal> name_cache_;         // name -> principal
 };
 
-// Name rules: 3..32 of [a-z0-9_-], starting with a letter.
+// Name rules: 3..32 of [a-z0-9_-], starting with a letter; not a letter and '_' (the shape of
+// account ids), not guest-.
+
 absl::Status ValidateName(const std::string& name);
+
+// True when `s` has the shape of an account id: a lower-case letter, '_', then anything.
+// Such a string is looked up as an id only, never as a name.
+bool LooksLikeAccountId(const std::string& s);
 
 }  // namespace arena::accounts

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/grpc_util.h"
 #include "common/log.h"
+#include "services/common/text_check.h"
 
 namespace arena::service {
 namespace {
@@ -54,21 +55,35 @@ std::string SystemAccount(const std::string& short_name) {
 
 ArenaServiceImpl::ArenaServiceImpl(accounts::Accounts& accounts, ledger::Ledger& ledger,
                                    common::ServiceAuthenticator services, int workers,
-                                   PlayDeps play)
+                                   PlayDeps play, Quotas quotas)
     : accounts_(accounts),
       ledger_(ledger),
       services_(std::move(services)),
       play_(play),
       password_queue_(2, 256),
-      queue_(workers, 4096) {}
+      queue_(workers, 4096),
+      quotas_(quotas),
+      signups_per_address_(quotas.signups_per_address),
+      guests_per_address_(quotas.guests_per_address),
+      signins_per_address_(quotas.signins_per_address),
+      failed_signins_per_name_(quotas.failed_signins_per_name),
+      tables_per_caller_(quotas.tables_per_caller),
+      clues_per_seat_(quotas.clues_per_seat) {}
 
-ArenaServiceImpl::Reactor* ArenaServiceImpl::Run(Ctx* ctx, WorkQueue& queue,
+ArenaServiceImpl::Reactor* ArenaServiceImpl::Run(Ctx* ctx, const google::protobuf::Message& req,
+                                                 WorkQueue& queue,
                                                  std::function<absl::Status()> work) {
   Reactor* reactor = ctx->DefaultReactor();
+  if (absl::Status text = common::CheckMessageText(req); !text.ok()) {
+    reactor->Finish(common::ToGrpc(text));
+    return reactor;
+  }
   bool queued = queue.Submit([reactor, work = std::move(work)] {
     absl::Status status = work();
     if (status.code() == absl::StatusCode::kInternal) {
+      // The detail (which may quote SQL) goes to the log only.
       common::LogError("internal error", {{"error", std::string(status.message())}});
+      status = absl::InternalError("internal error; the server logged the detail");
     }
     reactor->Finish(common::ToGrpc(status));
   });
@@ -112,18 +127,48 @@ absl::Status ArenaServiceImpl::InternalOnly(const Ctx& ctx) {
 
 absl::StatusOr<std::string> ArenaServiceImpl::ResolveMember(const std::string& id_or_name) {
   if (id_or_name.empty()) return absl::InvalidArgumentError("an account is required");
-  auto p = absl::StartsWith(id_or_name, "u_") ? accounts_.FindById(id_or_name)
-                                              : accounts_.FindByName(id_or_name);
+  // Unambiguous: a string shaped like an id is an id, anything else a name (names may not
+  // take the shape of ids; see accounts::ValidateName).
+  auto p = accounts::LooksLikeAccountId(id_or_name) ? accounts_.FindById(id_or_name)
+                                                    : accounts_.FindByName(id_or_name);
   if (!p.ok()) return p.status();
   if (p->is_guest()) return absl::NotFoundError("guests have no credit account");
   return p->account_id;
+}
+
+absl::StatusOr<std::string> ArenaServiceImpl::OwnOrAdminTarget(const Principal& p,
+                                                               const std::string& requested,
+                                                               const char* denied) {
+  if (requested.empty()) return p.account_id;
+  // The permission is decided on the account the string resolves to, never on the string.
+  std::string account;
+  if (absl::StartsWith(requested, "system:")) {
+    account = requested;
+  } else {
+    auto id = ResolveMember(requested);
+    if (!id.ok()) {
+      if (!p.is_admin()) return absl::PermissionDeniedError(denied);  // no probing for names
+      return id.status();
+    }
+    account = *id;
+  }
+  if (!p.is_admin() && account != p.account_id) return absl::PermissionDeniedError(denied);
+  return account;
 }
 
 // --- Accounts ------------------------------------------------------------------------------
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::SignUp(Ctx* ctx, const v1::SignUpRequest* req,
                                                     v1::SessionToken* resp) {
-  return Run(ctx, password_queue_, [=, this]() -> absl::Status {
+  // Throttled before the password queue: a refused flood costs no hashing and holds no slot.
+  const std::string address = common::PeerAddress(*ctx);
+  if (absl::Status s = signups_per_address_.Check(address, "too many sign-ups from this address");
+      !s.ok()) {
+    Reactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(common::ToGrpc(s));
+    return reactor;
+  }
+  return Run(ctx, *req, password_queue_, [=, this]() -> absl::Status {
     auto t = accounts_.SignUp(req->name(), req->password());
     if (!t.ok()) return t.status();
     FillToken(*t, req->name(), resp);
@@ -134,8 +179,29 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::SignUp(Ctx* ctx, const v1::SignUpRe
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::SignIn(Ctx* ctx, const v1::SignInRequest* req,
                                                     v1::SessionToken* resp) {
-  return Run(ctx, password_queue_, [=, this]() -> absl::Status {
+  // Per address (every attempt) and per name (failed attempts only, so a flood aimed at one
+  // name slows that name's guessing without locking out its owner for long), both refused
+  // before the password queue.
+  const std::string address = common::PeerAddress(*ctx);
+  absl::Status throttled =
+      signins_per_address_.Check(address, "too many sign-in attempts from this address");
+  const std::string name_key = req->name().substr(0, 64);  // longer names are refused anyway
+  if (throttled.ok() && !failed_signins_per_name_.Has(name_key)) {
+    throttled = absl::ResourceExhaustedError(absl::StrCat(
+        "too many failed sign-ins for this name; retry in ",
+        std::max<int64_t>(1, absl::ToInt64Seconds(failed_signins_per_name_.RetryAfter(name_key))),
+        " s"));
+  }
+  if (!throttled.ok()) {
+    Reactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(common::ToGrpc(throttled));
+    return reactor;
+  }
+  return Run(ctx, *req, password_queue_, [=, this]() -> absl::Status {
     auto t = accounts_.SignIn(req->name(), req->password());
+    if (t.status().code() == absl::StatusCode::kUnauthenticated) {
+      failed_signins_per_name_.Charge(name_key);
+    }
     if (!t.ok()) return t.status();
     FillToken(*t, req->name(), resp);
     return absl::OkStatus();
@@ -144,7 +210,14 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::SignIn(Ctx* ctx, const v1::SignInRe
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GuestToken(Ctx* ctx, const v1::GuestTokenRequest* req,
                                                         v1::SessionToken* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  if (absl::Status s = guests_per_address_.Check(common::PeerAddress(*ctx),
+                                                 "too many guest tokens from this address");
+      !s.ok()) {
+    Reactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(common::ToGrpc(s));
+    return reactor;
+  }
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto t = accounts_.Guest(req->display_name());
     if (!t.ok()) return t.status();
     auto p = accounts_.FindById(t->account_id);
@@ -156,7 +229,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GuestToken(Ctx* ctx, const v1::Gues
 ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateToken(Ctx* ctx,
                                                          const v1::CreateTokenRequest* req,
                                                          v1::SessionToken* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
     auto t = accounts_.CreateApiToken(*p, req->label());
@@ -169,7 +242,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateToken(Ctx* ctx,
 ArenaServiceImpl::Reactor* ArenaServiceImpl::RevokeToken(Ctx* ctx,
                                                          const v1::RevokeTokenRequest* req,
                                                          v1::RevokeTokenResponse*) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Caller(*ctx);
     if (!p.ok()) return p.status();
     return accounts_.RevokeToken(*p, req->token_id());
@@ -178,7 +251,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::RevokeToken(Ctx* ctx,
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::Block(Ctx* ctx, const v1::BlockRequest* req,
                                                    v1::BlockResponse*) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
     return accounts_.Block(*p, req->name(), req->unblock());
@@ -187,7 +260,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::Block(Ctx* ctx, const v1::BlockRequ
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::Invite(Ctx* ctx, const v1::InviteRequest* req,
                                                     v1::InviteResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
     auto id = accounts_.Invite(*p, req->name(), req->note());
@@ -200,7 +273,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::Invite(Ctx* ctx, const v1::InviteRe
 ArenaServiceImpl::Reactor* ArenaServiceImpl::ListInvitations(Ctx* ctx,
                                                              const v1::ListInvitationsRequest* req,
                                                              v1::ListInvitationsResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
     auto list = accounts_.Invitations(*p, req->limit());
@@ -216,9 +289,9 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::ListInvitations(Ctx* ctx,
   });
 }
 
-ArenaServiceImpl::Reactor* ArenaServiceImpl::WhoAmI(Ctx* ctx, const v1::WhoAmIRequest*,
+ArenaServiceImpl::Reactor* ArenaServiceImpl::WhoAmI(Ctx* ctx, const v1::WhoAmIRequest* req,
                                                     v1::WhoAmIResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Caller(*ctx);
     if (!p.ok()) return p.status();
     resp->set_account_id(p->account_id);
@@ -232,23 +305,12 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::WhoAmI(Ctx* ctx, const v1::WhoAmIRe
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GetBalance(Ctx* ctx, const v1::BalanceRequest* req,
                                                         v1::Balance* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
-    std::string account = p->account_id;
-    if (!req->account_id().empty()) {
-      std::string system = absl::StartsWith(req->account_id(), "system:") ? req->account_id() : "";
-      if (!p->is_admin() && req->account_id() != p->account_id && req->account_id() != p->name) {
-        return absl::PermissionDeniedError("only admins may see another account");
-      }
-      if (!system.empty()) {
-        account = system;
-      } else {
-        auto id = ResolveMember(req->account_id());
-        if (!id.ok()) return id.status();
-        account = *id;
-      }
-    }
+    auto target = OwnOrAdminTarget(*p, req->account_id(), "only admins may see another account");
+    if (!target.ok()) return target.status();
+    const std::string account = *target;
     auto b = ledger_.Balance(account);
     if (!b.ok()) return b.status();
     resp->set_account_id(account);
@@ -264,22 +326,13 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetBalance(Ctx* ctx, const v1::Bala
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GetHistory(Ctx* ctx, const v1::HistoryRequest* req,
                                                         v1::HistoryResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
-    std::string account = p->account_id;
-    if (!req->account_id().empty()) {
-      if (!p->is_admin() && req->account_id() != p->account_id && req->account_id() != p->name) {
-        return absl::PermissionDeniedError("only admins may see another account's history");
-      }
-      if (absl::StartsWith(req->account_id(), "system:")) {
-        account = req->account_id();
-      } else {
-        auto id = ResolveMember(req->account_id());
-        if (!id.ok()) return id.status();
-        account = *id;
-      }
-    }
+    auto target =
+        OwnOrAdminTarget(*p, req->account_id(), "only admins may see another account's history");
+    if (!target.ok()) return target.status();
+    const std::string account = *target;
     auto h = ledger_.History(account, req->limit());
     if (!h.ok()) return h.status();
     for (const auto& e : *h) {
@@ -299,7 +352,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetHistory(Ctx* ctx, const v1::Hist
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::Donate(Ctx* ctx, const v1::DonateRequest* req,
                                                     v1::TransferResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
     ledger::TransferRequest r;
@@ -320,7 +373,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::Donate(Ctx* ctx, const v1::DonateRe
 ArenaServiceImpl::Reactor* ArenaServiceImpl::SendCredits(Ctx* ctx,
                                                          const v1::SendCreditsRequest* req,
                                                          v1::TransferResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
     auto to = ResolveMember(req->to_name());
@@ -345,7 +398,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::SendCredits(Ctx* ctx,
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminGrant(Ctx* ctx, const v1::AdminGrantRequest* req,
                                                         v1::TransferResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Admin(*ctx);
     if (!p.ok()) return p.status();
     auto to = ResolveMember(req->account_id());
@@ -370,7 +423,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminGrant(Ctx* ctx, const v1::Admi
 ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminAdjust(Ctx* ctx,
                                                          const v1::AdminAdjustRequest* req,
                                                          v1::TransferResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Admin(*ctx);
     if (!p.ok()) return p.status();
     auto who = ResolveMember(req->account_id());
@@ -398,7 +451,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminAdjust(Ctx* ctx,
 ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminFreeze(Ctx* ctx,
                                                          const v1::AdminFreezeRequest* req,
                                                          v1::AdminFreezeResponse*) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Admin(*ctx);
     if (!p.ok()) return p.status();
     auto who = ResolveMember(req->account_id());
@@ -413,7 +466,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminFreeze(Ctx* ctx,
 ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminSetAllowance(Ctx* ctx,
                                                                const v1::SetAllowanceRequest* req,
                                                                v1::SetAllowanceResponse*) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Admin(*ctx);
     if (!p.ok()) return p.status();
     auto who = ResolveMember(req->account_id());
@@ -426,7 +479,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminSetAllowance(Ctx* ctx,
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminAudit(Ctx* ctx, const v1::AuditRequest* req,
                                                         v1::AuditResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Admin(*ctx);
     if (!p.ok()) return p.status();
     std::string target;
@@ -455,7 +508,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminAudit(Ctx* ctx, const v1::Audi
 ArenaServiceImpl::Reactor* ArenaServiceImpl::ReserveHold(Ctx* ctx,
                                                          const v1::ReserveHoldRequest* req,
                                                          v1::HoldResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     if (auto s = InternalOnly(*ctx); !s.ok()) return s;
     auto user = ResolveMember(req->account_id());
     if (!user.ok()) return user.status();
@@ -495,7 +548,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::ReserveHold(Ctx* ctx,
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::PostHold(Ctx* ctx, const v1::PostHoldRequest* req,
                                                       v1::TransferResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     if (auto s = InternalOnly(*ctx); !s.ok()) return s;
     auto out = ledger_.Post(req->hold_id(), req->amount_microcredits(), kServiceCaller,
                             req->idempotency_key());
@@ -508,7 +561,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::PostHold(Ctx* ctx, const v1::PostHo
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::VoidHold(Ctx* ctx, const v1::VoidHoldRequest* req,
                                                       v1::VoidHoldResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     if (auto s = InternalOnly(*ctx); !s.ok()) return s;
     auto out = ledger_.Void(req->hold_id(), kServiceCaller, req->idempotency_key());
     if (!out.ok()) return out.status();

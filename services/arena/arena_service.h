@@ -7,6 +7,7 @@
 // delays ledger calls.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "services/arena/league_runner.h"
 #include "services/arena/ledger.h"
 #include "services/arena/seat_driver.h"
+#include "services/common/rate_limit.h"
 #include "services/common/service_auth.h"
 
 namespace arena::service {
@@ -37,10 +39,23 @@ struct PlayDeps {
   int clue_level = 4;
 };
 
+// Quotas at the edge (docs/security.md): token buckets, refused with RESOURCE_EXHAUSTED
+// before any password hashing, database or search work.
+struct Quotas {
+  common::RateLimiter::Limit signups_per_address{10, 10.0 / 3600};   // 10, then 10 an hour
+  common::RateLimiter::Limit guests_per_address{30, 60.0 / 3600};    // 30, then 60 an hour
+  common::RateLimiter::Limit signins_per_address{30, 1};             // 30, then 1 a second
+  common::RateLimiter::Limit failed_signins_per_name{10, 1.0 / 60};  // 10, then 1 a minute
+  common::RateLimiter::Limit tables_per_caller{20, 10.0 / 60};       // 20, then 10 a minute
+  common::RateLimiter::Limit clues_per_seat{3, 12.0 / 60};           // 3, then 12 a minute
+  int max_concurrent_clues = 4;  // clue searches running at once, for everyone
+};
+
 class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
  public:
   ArenaServiceImpl(accounts::Accounts& accounts, ledger::Ledger& ledger,
-                   common::ServiceAuthenticator services, int workers, PlayDeps play = {});
+                   common::ServiceAuthenticator services, int workers, PlayDeps play = {},
+                   Quotas quotas = {});
 
   using Ctx = grpc::CallbackServerContext;
   using Reactor = grpc::ServerUnaryReactor;
@@ -98,7 +113,9 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
                               v1::ExportGameResponse* resp);
   absl::Status PlayAvailable() const;
 
-  Reactor* Run(Ctx* ctx, WorkQueue& queue, std::function<absl::Status()> work);
+  // Checks every text field of `req` (common::CheckMessageText) before queueing `work`.
+  Reactor* Run(Ctx* ctx, const google::protobuf::Message& req, WorkQueue& queue,
+               std::function<absl::Status()> work);
   // The bearer token's principal; UNAUTHENTICATED without a valid one.
   absl::StatusOr<accounts::Principal> Caller(const Ctx& ctx);
   // A signed-in player or admin (guests: PERMISSION_DENIED).
@@ -106,6 +123,10 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   absl::StatusOr<accounts::Principal> Admin(const Ctx& ctx);
   // The `arena` service itself; a signed-in user gets PERMISSION_DENIED.
   absl::Status InternalOnly(const Ctx& ctx);
+  // The account a balance or history request is about: the caller's own when `requested` is
+  // empty; another (or a system account) for admins only, PERMISSION_DENIED `denied` else.
+  absl::StatusOr<std::string> OwnOrAdminTarget(const accounts::Principal& p,
+                                               const std::string& requested, const char* denied);
   // An account id ("u_...") or name of a member (not a guest) to its account id.
   absl::StatusOr<std::string> ResolveMember(const std::string& id_or_name);
 
@@ -115,6 +136,14 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   PlayDeps play_;
   WorkQueue password_queue_;
   WorkQueue queue_;
+  Quotas quotas_;
+  common::RateLimiter signups_per_address_;
+  common::RateLimiter guests_per_address_;
+  common::RateLimiter signins_per_address_;
+  common::RateLimiter failed_signins_per_name_;
+  common::RateLimiter tables_per_caller_;
+  common::RateLimiter clues_per_seat_;
+  std::atomic<int> clues_running_{0};
 };
 
 }  // namespace arena::service

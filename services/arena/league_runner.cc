@@ -19,6 +19,9 @@
 namespace arena::service {
 namespace {
 
+// The most games one round-robin league may schedule (its rows are written in one transaction).
+constexpr int64_t kMaxLeagueGames = 5000;
+
 // How many seats the league's game has; INVALID_ARGUMENT for an unknown game or variant.
 absl::StatusOr<int> SeatsOf(const v1::TableSettings& s) {
   const std::string id = common::EngineGameIdOf(s);
@@ -189,6 +192,15 @@ absl::StatusOr<v1::League> LeagueRunner::Create(const accounts::Principal& owner
 
   std::vector<league::Pairing> schedule;
   if (format == "round-robin") {
+    // Bound the schedule before building it (docs/security.md): every seating order of every
+    // group, games_per_pairing times, is n!/(n-seats)! x games_per_pairing games.
+    int64_t games = per_pairing;
+    for (int k = 0; k < *seats; ++k) games *= n - k;
+    if (games > kMaxLeagueGames) {
+      return absl::InvalidArgumentError(absl::StrCat("this league would schedule ", games,
+                                                     " games; at most ", kMaxLeagueGames,
+                                                     " (fewer participants or games_per_pairing)"));
+    }
     auto rr = league::RoundRobin(n, *seats, per_pairing);
     if (!rr.ok()) return rr.status();
     schedule = *std::move(rr);

@@ -298,6 +298,9 @@ void Ledger::OpenUserAccount(pqxx::transaction_base& txn, const std::string& acc
 
 absl::StatusOr<TransferResult> Ledger::Transfer(const TransferRequest& r) {
   if (r.amount <= 0) return absl::InvalidArgumentError("amount must be positive");
+  if (r.amount > kMaxAmount) {
+    return absl::InvalidArgumentError(absl::StrCat("amount is at most ", kMaxAmount));
+  }
   if (r.debit.empty() || r.credit.empty()) {
     return absl::InvalidArgumentError("debit and credit accounts are required");
   }
@@ -340,6 +343,9 @@ absl::StatusOr<TransferResult> Ledger::Transfer(const TransferRequest& r) {
 
 absl::StatusOr<HoldResult> Ledger::Reserve(const ReserveRequest& r) {
   if (r.amount <= 0) return absl::InvalidArgumentError("amount must be positive");
+  if (r.amount > kMaxAmount) {
+    return absl::InvalidArgumentError(absl::StrCat("amount is at most ", kMaxAmount));
+  }
   if (r.debit.empty() || r.credit.empty()) {
     return absl::InvalidArgumentError("debit and credit accounts are required");
   }

@@ -40,6 +40,9 @@ inline constexpr char kPool[] = "system:pool";
 inline constexpr char kModelSpend[] = "system:model_spend";
 inline constexpr char kFees[] = "system:fees";
 inline constexpr char kEscrow[] = "system:escrow";
+// The most one transfer or hold may move: 10^15 microcredits (a billion credits). Far below
+// what a bigint balance holds, so no sum of a few of them overflows (docs/security.md).
+inline constexpr int64_t kMaxAmount = 1000000000000000;
 
 // An admin action recorded in the audit log in the same transaction as its effect.
 struct AuditEntry {

@@ -36,6 +36,20 @@ ABSL_FLAG(std::string, gateway_addr, "", "arena-llm-gateway address.");
 ABSL_FLAG(int, clue_level, 4, "The bot level that suggests moves at tables with clues on.");
 ABSL_FLAG(int, bot_time_cap_ms, 5000, "The most a bot seat may think when its clock allows more.");
 ABSL_FLAG(int, league_tick_ms, 250, "How often the league loop looks for work.");
+// Quotas (docs/security.md): token buckets; BURST at once, then RATE.
+ABSL_FLAG(double, signup_burst, 10, "Sign-ups one address may make at once.");
+ABSL_FLAG(double, signups_per_hour, 10, "Sign-ups an address regains an hour.");
+ABSL_FLAG(double, guest_burst, 30, "Guest tokens one address may take at once.");
+ABSL_FLAG(double, guests_per_hour, 60, "Guest tokens an address regains an hour.");
+ABSL_FLAG(double, signin_burst, 30, "Sign-in attempts one address may make at once.");
+ABSL_FLAG(double, signins_per_second, 1, "Sign-in attempts an address regains a second.");
+ABSL_FLAG(double, failed_signin_burst, 10, "Failed sign-ins one name may take at once.");
+ABSL_FLAG(double, failed_signins_per_minute, 1, "Failed sign-ins a name regains a minute.");
+ABSL_FLAG(double, table_burst, 20, "Tables one caller (account or address) may create at once.");
+ABSL_FLAG(double, tables_per_minute, 10, "Tables a caller regains a minute.");
+ABSL_FLAG(double, clue_burst, 3, "Clues one seat may ask at once.");
+ABSL_FLAG(double, clues_per_minute, 12, "Clues a seat regains a minute.");
+ABSL_FLAG(int, max_concurrent_clues, 4, "Clue searches running at once, for everyone.");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& ArenaMigrations();
@@ -120,7 +134,12 @@ int main(int argc, char** argv) {
   auto pool = OpenDatabaseOrDie("arena", arena::migrations::ArenaMigrations());
   const std::string secrets_dir = absl::GetFlag(FLAGS_secrets_dir);
   std::string token_key = ValueOrDie(arena::accounts::Accounts::LoadOrCreateTokenKey(secrets_dir));
-  auto services = ValueOrDie(ServiceAuthenticator::Load(secrets_dir, {"arena"}));
+  // Every known service's credential is recognised, so that another service calling a hold
+  // RPC is told PERMISSION_DENIED (known, not allowed) rather than UNAUTHENTICATED; only
+  // "arena" is allowed anything (ArenaServiceImpl::InternalOnly).
+  std::vector<std::string> known(std::begin(arena::common::kKnownServices),
+                                 std::end(arena::common::kKnownServices));
+  auto services = ValueOrDie(ServiceAuthenticator::Load(secrets_dir, known));
 
   arena::accounts::PasswordHasher hasher(cost == "interactive"
                                              ? arena::accounts::PasswordHasher::Cost::kInteractive
@@ -180,7 +199,32 @@ int main(int argc, char** argv) {
     LogWarning("no --game_state_addr/--bot_addr/--gateway_addr: tables and leagues are off");
   }
 
-  arena::service::ArenaServiceImpl service(accounts, ledger, std::move(services), workers, play);
+  arena::service::Quotas quotas;
+  quotas.signups_per_address = {absl::GetFlag(FLAGS_signup_burst),
+                                absl::GetFlag(FLAGS_signups_per_hour) / 3600};
+  quotas.guests_per_address = {absl::GetFlag(FLAGS_guest_burst),
+                               absl::GetFlag(FLAGS_guests_per_hour) / 3600};
+  quotas.signins_per_address = {absl::GetFlag(FLAGS_signin_burst),
+                                absl::GetFlag(FLAGS_signins_per_second)};
+  quotas.failed_signins_per_name = {absl::GetFlag(FLAGS_failed_signin_burst),
+                                    absl::GetFlag(FLAGS_failed_signins_per_minute) / 60};
+  quotas.tables_per_caller = {absl::GetFlag(FLAGS_table_burst),
+                              absl::GetFlag(FLAGS_tables_per_minute) / 60};
+  quotas.clues_per_seat = {absl::GetFlag(FLAGS_clue_burst),
+                           absl::GetFlag(FLAGS_clues_per_minute) / 60};
+  quotas.max_concurrent_clues = absl::GetFlag(FLAGS_max_concurrent_clues);
+  for (const auto* l :
+       {&quotas.signups_per_address, &quotas.guests_per_address, &quotas.signins_per_address,
+        &quotas.failed_signins_per_name, &quotas.tables_per_caller, &quotas.clues_per_seat}) {
+    if (l->burst < 1 || l->per_second < 0) {
+      DieAtStartup(absl::InvalidArgumentError("quota bursts must be >= 1 and rates >= 0"));
+    }
+  }
+  if (quotas.max_concurrent_clues < 1) {
+    DieAtStartup(absl::InvalidArgumentError("--max_concurrent_clues must be >= 1"));
+  }
+  arena::service::ArenaServiceImpl service(accounts, ledger, std::move(services), workers, play,
+                                           quotas);
   options.services = {&service};
   options.on_shutdown = [&] {
     if (leagues) leagues->Stop();

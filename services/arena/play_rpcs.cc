@@ -50,6 +50,10 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
                                                v1::ArenaCreateTableResponse* resp) {
   auto caller = Caller(ctx);
   if (!caller.ok()) return caller.status();
+  if (absl::Status s = tables_per_caller_.Check(caller->account_id, "too many tables created");
+      !s.ok()) {
+    return s;
+  }
   const v1::TableSettings& in = req.settings();
   const std::string engine_game = common::EngineGameIdOf(in);
   if (engine_game.empty()) return absl::InvalidArgumentError("settings name no game");
@@ -62,6 +66,13 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
     const v1::SeatSpec& s = seat.spec();
     if (s.kind() == v1::SEAT_KIND_UNSPECIFIED) {
       return absl::InvalidArgumentError("every seat needs a kind");
+    }
+    if (!v1::SeatKind_IsValid(s.kind())) return absl::InvalidArgumentError("unknown seat kind");
+    // A person's seat named for an account is the caller's own: nobody seats another account.
+    bool person = s.kind() != v1::SEAT_KIND_BOT && s.kind() != v1::SEAT_KIND_MODEL;
+    if (person && !s.account_id().empty() &&
+        (caller->is_guest() || s.account_id() != caller->account_id)) {
+      return absl::PermissionDeniedError("a seat may name only your own account");
     }
     if (!seat.own_api_key().empty() &&
         (s.kind() != v1::SEAT_KIND_MODEL || s.funding() != v1::FUNDING_OWN_KEY)) {
@@ -124,7 +135,26 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
   }
   resp->set_game_id(created.game_id());
   resp->set_host_credential(created.host_credential());
-  for (const std::string& c : created.seat_credentials()) resp->add_seat_credentials(c);
+  for (int i = 0; i < req.seats_size(); ++i) {
+    const v1::SeatSpec& s = seats[i].spec;
+    bool ai = s.kind() == v1::SEAT_KIND_BOT || s.kind() == v1::SEAT_KIND_MODEL;
+    std::string credential;  // never an AI seat's: only arena acts for those
+    if (!ai && !s.account_id().empty()) {
+      // The caller's own seat: only arena may join a seat named for an account.
+      grpc::ClientContext c;
+      play_.clients->Prepare(c, absl::Seconds(10));
+      v1::JoinTableRequest join;
+      join.set_game_id(created.game_id());
+      join.set_seat(i);
+      v1::JoinTableResponse joined;
+      grpc::Status js = play_.clients->game_state().JoinTable(&c, join, &joined);
+      if (!js.ok()) return common::FromGrpc(js);
+      credential = joined.seat_credential();
+    } else if (!ai && i < created.seat_credentials_size()) {
+      credential = created.seat_credentials(i);
+    }
+    resp->add_seat_credentials(credential);
+  }
   if (!has_ai) return absl::OkStatus();  // people only: nothing for arena to drive
 
   // Own keys go straight to the gateway's vault; arena keeps only the opaque handle.
@@ -169,24 +199,39 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
 ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateTable(Ctx* ctx,
                                                          const v1::ArenaCreateTableRequest* req,
                                                          v1::ArenaCreateTableResponse* resp) {
-  return Run(ctx, queue_, [=, this] { return CreateTableWork(*ctx, *req, resp); });
+  return Run(ctx, *req, queue_, [=, this] { return CreateTableWork(*ctx, *req, resp); });
 }
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GetTable(Ctx* ctx, const v1::TableRef* req,
                                                       v1::ArenaTable* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     if (req->game_id().empty()) return absl::InvalidArgumentError("game_id is required");
     if (absl::Status s = PlayAvailable(); !s.ok()) return s;
     auto t = play_.driver->Describe(req->game_id());
     if (!t.ok()) return t.status();
     *resp = *std::move(t);
+    // A private table shows its owner, policy and costs to its owner and admins only.
+    auto table = play_.driver->Load(req->game_id());
+    if (!table.ok()) return table.status();
+    if (!table->settings.is_public()) {
+      auto who = Caller(*ctx);  // UNAUTHENTICATED without a token: an outsider
+      bool insider = who.ok() && (who->is_admin() || who->account_id == table->owner_account);
+      if (!insider) {
+        resp->clear_owner_account();
+        resp->clear_policy();
+        for (v1::AiSeatStatus& seat : *resp->mutable_ai_seats()) {
+          seat.clear_cost_microcredits();
+          seat.mutable_spec()->clear_account_id();
+        }
+      }
+    }
     return absl::OkStatus();
   });
 }
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::SupplyKey(Ctx* ctx, const v1::SupplyKeyRequest* req,
                                                        v1::SupplyKeyResponse*) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto who = Member(*ctx);
     if (!who.ok()) return who.status();
     if (req->game_id().empty()) return absl::InvalidArgumentError("game_id is required");
@@ -225,7 +270,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::SupplyKey(Ctx* ctx, const v1::Suppl
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueRequest* req,
                                                      v1::ClueResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     if (req->game_id().empty()) return absl::InvalidArgumentError("game_id is required");
     if (req->seat_credential().empty()) {
       return absl::UnauthenticatedError("a clue needs the seat's credential");
@@ -244,6 +289,12 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueReq
     if (!view.has_viewer_seat() || view.viewer_seat() != req->seat()) {
       return absl::PermissionDeniedError("that credential does not hold this seat");
     }
+    // A clue is a search: bounded per seat, and in how many run at once for everyone.
+    if (absl::Status s = clues_per_seat_.Check(absl::StrCat(req->game_id(), "/", req->seat()),
+                                               "too many clues for this seat");
+        !s.ok()) {
+      return s;
+    }
     if (!view.settings().clues())
       return absl::FailedPreconditionError("clues are off at this table");
     if (view.status() != v1::GAME_STATUS_ACTIVE || view.to_move() != req->seat()) {
@@ -260,8 +311,13 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueReq
     const int clue_level = std::min(play_.clue_level, bots::MaxLevel(view.seats_size()));
     ask.set_level(clue_level);
     ask.set_time_cap_ms(3000);
+    if (clues_running_.fetch_add(1) >= quotas_.max_concurrent_clues) {
+      clues_running_.fetch_sub(1);
+      return absl::ResourceExhaustedError("clue searches are busy; retry in a second");
+    }
     v1::ChooseMoveResponse answer;
     grpc::Status s = play_.clients->bot().ChooseMove(&c, ask, &answer);
+    clues_running_.fetch_sub(1);
     if (!s.ok()) return common::FromGrpc(s);
     *resp->mutable_move() = answer.move();
     resp->set_level(clue_level);
@@ -274,7 +330,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueReq
 ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateLeague(Ctx* ctx,
                                                           const v1::CreateLeagueRequest* req,
                                                           v1::League* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto who = Member(*ctx);
     if (!who.ok()) return who.status();
     if (play_.leagues == nullptr) {
@@ -290,7 +346,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateLeague(Ctx* ctx,
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::LeagueVerb(Ctx* ctx, const v1::LeagueRef* req,
                                                         v1::League* resp, const char* verb) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto who = Member(*ctx);
     if (!who.ok()) return who.status();
     if (auto id = ParseLeagueId(req->league_id()); !id.ok()) return id.status();
@@ -322,7 +378,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::CancelLeague(Ctx* ctx, const v1::Le
 ArenaServiceImpl::Reactor* ArenaServiceImpl::ListLeagues(Ctx* ctx,
                                                          const v1::ListLeaguesRequest* req,
                                                          v1::ListLeaguesResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     if (play_.leagues == nullptr) return absl::OkStatus();  // none can exist
     auto leagues = play_.leagues->List(req->limit());
     if (!leagues.ok()) return leagues.status();
@@ -333,7 +389,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::ListLeagues(Ctx* ctx,
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GetStandings(Ctx* ctx, const v1::LeagueRef* req,
                                                           v1::StandingsResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     if (auto id = ParseLeagueId(req->league_id()); !id.ok()) return id.status();
     if (absl::Status s = PlayAvailable(); !s.ok()) return s;
     auto standings = play_.leagues->Standings(req->league_id());
@@ -346,7 +402,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetStandings(Ctx* ctx, const v1::Le
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GetLeaderboard(Ctx* ctx,
                                                             const v1::LeaderboardRequest* req,
                                                             v1::LeaderboardResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     const std::string& game = req->engine_game();
     if (game.empty()) return absl::InvalidArgumentError("name a game (engine_game)");
     auto board = Leaderboard(*play_.pool, game);
@@ -361,7 +417,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetLeaderboard(Ctx* ctx,
 ArenaServiceImpl::Reactor* ArenaServiceImpl::ListMatches(Ctx* ctx,
                                                          const v1::ListMatchesRequest* req,
                                                          v1::ListMatchesResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     int limit = req->limit() <= 0 || req->limit() > 1000 ? 100 : req->limit();
     return play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
       resp->Clear();
@@ -482,13 +538,13 @@ absl::Status ArenaServiceImpl::ExportGameWork(const Ctx& ctx, const v1::ExportGa
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::ExportGame(Ctx* ctx, const v1::ExportGameRequest* req,
                                                         v1::ExportGameResponse* resp) {
-  return Run(ctx, queue_, [=, this] { return ExportGameWork(*ctx, *req, resp); });
+  return Run(ctx, *req, queue_, [=, this] { return ExportGameWork(*ctx, *req, resp); });
 }
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::GetModelStats(Ctx* ctx,
                                                            const v1::ModelStatsRequest* req,
                                                            v1::ModelStatsResponse* resp) {
-  return Run(ctx, queue_, [=, this]() -> absl::Status {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     return play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
       resp->Clear();
       pqxx::result r = txn.exec_params(

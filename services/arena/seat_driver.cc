@@ -10,6 +10,7 @@
 #include "common/proto_json.h"
 #include "common/proto_words.h"
 #include "nlohmann/json.hpp"
+#include "services/common/text_check.h"
 
 namespace arena::service {
 namespace {
@@ -429,7 +430,7 @@ bool SeatDriver::Submit(Follow& f, const v1::GameView& view, int seat, v1::Actio
   for (int attempt = 0; attempt < 20 && !stopping_; ++attempt) {
     v1::SubmitActionRequest req =
         clients::SeatAction(f.table.game_id, seat, text, view.action_number(),
-                            annotation.substr(0, kMaxAnnotationBytes));
+                            common::SanitizeText(annotation, {kMaxAnnotationBytes, true}));
     req.set_kind(kind);  // a forfeit is not an engine action: the caller names the kind
     v1::SubmitActionResponse resp;
     grpc::Status s = clients::GameStateClient::SubmitOn(
@@ -727,7 +728,7 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
         t.outcome = "ok";
         t.action_text = resp.move().text();
         t.action_kind = common::ActionKindOfText(t.action_text);
-        t.reasoning = resp.reasoning().substr(0, kMaxAnnotationBytes);
+        t.reasoning = common::SanitizeText(resp.reasoning(), {kMaxAnnotationBytes, true});
         answered = true;
       } else if (failure == "key_needed") {
         t.outcome = "key_needed";

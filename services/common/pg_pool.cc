@@ -90,6 +90,14 @@ absl::Status StatusFromPqxx(const std::exception& e) {
   if (dynamic_cast<const pqxx::check_violation*>(&e)) {
     return absl::FailedPreconditionError(e.what());
   }
+  // Class 22, data exceptions (a number out of range, text the database cannot hold): the
+  // request's values, not the server, are at fault. The message names the class only: the
+  // server's text can quote the statement and its values.
+  if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&e);
+      sql != nullptr && sql->sqlstate().rfind("22", 0) == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a value is out of range or cannot be stored (SQLSTATE ", sql->sqlstate(), ")"));
+  }
   return absl::InternalError(absl::StrCat("database error: ", e.what()));
 }
 

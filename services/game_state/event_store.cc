@@ -1,5 +1,7 @@
 #include "services/game_state/event_store.h"
 
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "common/log.h"
 
@@ -123,21 +125,53 @@ void EventStore::Run() {
       }
     }
     absl::Status status = CommitBatch(batch);
-    if (!status.ok()) {
-      common::LogError("event batch failed",
-                       {{"items", batch.size()}, {"error", std::string(status.message())}});
+    std::vector<absl::Status> statuses(batch.size(), status);
+    if (!status.ok() && batch.size() > 1) {
+      common::LogWarning("event batch failed; committing its items one by one",
+                         {{"items", batch.size()}, {"error", std::string(status.message())}});
+      statuses = CommitOneByOne(batch);
+    }
+    bool failed = false;
+    for (const absl::Status& s : statuses) failed = failed || !s.ok();
+    if (failed) {
+      int64_t n = 0;
+      for (const absl::Status& s : statuses) n += s.ok() ? 0 : 1;
+      common::LogError(
+          "event items failed",
+          {{"items", batch.size()}, {"failed", n}, {"error", std::string(status.message())}});
     }
     batches_++;
     items_ += static_cast<int64_t>(batch.size());
-    bool failed = !status.ok();
     std::unique_lock<std::mutex> lock(done_mu_);
-    committed_.push_back(Committed{std::move(batch), std::move(status)});
+    committed_.push_back(Committed{std::move(batch), std::move(statuses)});
     unfinished_batches_++;
     done_cv_.notify_all();
-    // A failed batch's callbacks drop its games from memory (they are ahead of the log); let
-    // them run before committing more, as when the callbacks ran on this thread.
+    // A failed item's callback drops its game from memory (it is ahead of the log); let it
+    // run before committing more, as when the callbacks ran on this thread.
     if (failed) done_cv_.wait(lock, [&] { return unfinished_batches_ == 0; });
   }
+}
+
+std::vector<absl::Status> EventStore::CommitOneByOne(std::vector<WriteItem>& batch) {
+  std::vector<absl::Status> statuses;
+  statuses.reserve(batch.size());
+  std::set<std::string> failed_games;
+  for (WriteItem& item : batch) {
+    std::string game = item.game_id;
+    if (game.empty() && !item.events.empty()) game = item.events.front().game_id;
+    if (!game.empty() && failed_games.count(game) > 0) {
+      statuses.push_back(
+          absl::AbortedError("an earlier write of this game failed; nothing was recorded"));
+      continue;
+    }
+    std::vector<WriteItem> one;
+    one.push_back(std::move(item));
+    absl::Status s = CommitBatch(one);
+    item = std::move(one.front());
+    if (!s.ok() && !game.empty()) failed_games.insert(game);
+    statuses.push_back(std::move(s));
+  }
+  return statuses;
 }
 
 void EventStore::RunCompletions() {
@@ -150,8 +184,8 @@ void EventStore::RunCompletions() {
       batch = std::move(committed_.front());
       committed_.pop_front();
     }
-    for (WriteItem& item : batch.items) {
-      if (item.done) item.done(batch.status);
+    for (size_t i = 0; i < batch.items.size(); ++i) {
+      if (batch.items[i].done) batch.items[i].done(batch.statuses[i]);
     }
     std::lock_guard<std::mutex> lock(done_mu_);
     unfinished_batches_--;

@@ -11,6 +11,10 @@
 // items in a batch are appended by one statement (jsonb_to_recordset), so a batch costs a few
 // round trips whatever its size.
 //
+// One bad item never fails the others: when a batch's transaction fails (other than by a lost
+// connection, which the pool retries), the writer commits its items again one transaction
+// each and reports each item's own status.
+//
 // Reads (recovery at start, reload after a failed batch) are plain short transactions.
 #pragma once
 
@@ -72,6 +76,10 @@ struct StoredGame {
 
 // One unit of work for the group-commit writer.
 struct WriteItem {
+  // The game the item belongs to (its events' game when empty). When a batch fails, its items
+  // are committed one by one; an item whose game already failed in that batch fails too, so a
+  // game's log never has a gap.
+  std::string game_id;
   // Statements run before the item's events are appended (in queue order).
   std::vector<std::function<void(pqxx::transaction_base&)>> statements;
   std::vector<StoredEvent> events;
@@ -116,12 +124,14 @@ class EventStore {
   // A committed (or failed) batch whose callbacks are still to run.
   struct Committed {
     std::vector<WriteItem> items;
-    absl::Status status;
+    std::vector<absl::Status> statuses;  // one per item
   };
 
   void Run();
   void RunCompletions();
   absl::Status CommitBatch(std::vector<WriteItem>& batch);
+  // After a failed batch: each item alone, in order; returns each item's status.
+  std::vector<absl::Status> CommitOneByOne(std::vector<WriteItem>& batch);
 
   common::PgPool* pool_;
   std::mutex mu_;

@@ -90,6 +90,7 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
     protos.push_back(Share(std::move(ev)));
   }
   WriteItem item;
+  item.game_id = g->id;
   item.statements = std::move(statements);
   item.events = std::move(events);
   std::weak_ptr<Game> weak = g;

@@ -1,8 +1,12 @@
 #include "services/game_state/grpc_service.h"
 
 #include <deque>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
 
 #include "common/grpc_util.h"
+#include "services/common/text_check.h"
 
 namespace arena::game_state {
 namespace {
@@ -41,6 +45,9 @@ class WatchReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pu
  public:
   WatchReactor(GameStateCore* core, std::string game_id)
       : core_(core), game_id_(std::move(game_id)) {}
+
+  // Runs once when the stream is done (frees the caller's stream quota).
+  void OnRelease(std::function<void()> release) { release_ = std::move(release); }
 
   void Start(absl::StatusOr<uint64_t> handle) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -101,6 +108,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pu
       handle = handle_;
     }
     if (registered) core_->Unwatch(game_id_, handle);
+    if (release_) release_();
     delete this;
   }
 
@@ -138,9 +146,25 @@ class WatchReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pu
   grpc::Status close_status_;
   bool registered_ = false;
   uint64_t handle_ = 0;
+  std::function<void()> release_;
 };
 
 }  // namespace
+
+bool GameStateGrpc::AcquireWatch(const std::string& address) {
+  std::lock_guard<std::mutex> lock(watch_mu_);
+  int& n = watch_streams_[address];
+  if (n >= limits_.watch_streams_per_address) return false;
+  ++n;
+  return true;
+}
+
+void GameStateGrpc::ReleaseWatch(const std::string& address) {
+  std::lock_guard<std::mutex> lock(watch_mu_);
+  auto it = watch_streams_.find(address);
+  if (it == watch_streams_.end()) return;
+  if (--it->second <= 0) watch_streams_.erase(it);
+}
 
 absl::StatusOr<Caller> GameStateGrpc::CallerOf(const grpc::CallbackServerContext& ctx) const {
   auto service = auth_.Identify(ctx);
@@ -163,6 +187,13 @@ grpc::ServerUnaryReactor* GameStateGrpc::CreateTable(grpc::CallbackServerContext
                                                      v1::CreateTableResponse* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::CreateTableResponse>(ctx, resp, caller.status());
+  if (!caller->arena && caller->other_service.empty()) {
+    absl::Status quota = tables_per_address_.Check(common::PeerAddress(*ctx),
+                                                   "too many tables created from this address");
+    if (!quota.ok()) return Reply<v1::CreateTableResponse>(ctx, resp, quota);
+  }
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::CreateTableResponse>(ctx, resp, text);
   return Deferred<v1::CreateTableResponse>(
       ctx, resp, [&](auto done) { core_->CreateTable(*caller, *req, done); });
 }
@@ -172,6 +203,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::JoinTable(grpc::CallbackServerContext* 
                                                    v1::JoinTableResponse* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::JoinTableResponse>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::JoinTableResponse>(ctx, resp, text);
   return Deferred<v1::JoinTableResponse>(ctx, resp,
                                          [&](auto done) { core_->JoinTable(*caller, *req, done); });
 }
@@ -181,6 +214,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::SubmitAction(grpc::CallbackServerContex
                                                       v1::SubmitActionResponse* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::SubmitActionResponse>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::SubmitActionResponse>(ctx, resp, text);
   return Deferred<v1::SubmitActionResponse>(
       ctx, resp, [&](auto done) { core_->SubmitAction(*caller, *req, done); });
 }
@@ -190,6 +225,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::GetGame(grpc::CallbackServerContext* ct
                                                  v1::GameView* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::GameView>(ctx, resp, text);
   return Reply(ctx, resp, core_->GetGame(*caller, *req));
 }
 
@@ -198,6 +235,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::ListGames(grpc::CallbackServerContext* 
                                                    v1::ListGamesResponse* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::ListGamesResponse>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::ListGamesResponse>(ctx, resp, text);
   return Reply(ctx, resp, core_->ListGames(*req));
 }
 
@@ -217,6 +256,19 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* GameStateGrpc::WatchGame(
     reactor->Start(caller.status());
     return reactor;
   }
+  if (absl::Status text = common::CheckMessageText(req); !text.ok()) {
+    reactor->Start(text);
+    return reactor;
+  }
+  if (!caller->arena && caller->other_service.empty()) {
+    std::string address = common::PeerAddress(*ctx);
+    if (!AcquireWatch(address)) {
+      reactor->Start(absl::ResourceExhaustedError(absl::StrCat(
+          "at most ", limits_.watch_streams_per_address, " watch streams per address")));
+      return reactor;
+    }
+    reactor->OnRelease([this, address] { ReleaseWatch(address); });
+  }
   reactor->Start(core_->Watch(*caller, req, reactor));
   return reactor;
 }
@@ -226,6 +278,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::GetRecord(grpc::CallbackServerContext* 
                                                    v1::GameRecord* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::GameRecord>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::GameRecord>(ctx, resp, text);
   return Reply(ctx, resp, core_->GetRecord(*caller, *req));
 }
 
@@ -234,6 +288,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::UpdateSettings(grpc::CallbackServerCont
                                                         v1::GameView* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::GameView>(ctx, resp, text);
   return Deferred<v1::GameView>(ctx, resp,
                                 [&](auto done) { core_->UpdateSettings(*caller, *req, done); });
 }
@@ -243,6 +299,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::DeleteGame(grpc::CallbackServerContext*
                                                     v1::DeleteGameResponse* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::DeleteGameResponse>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::DeleteGameResponse>(ctx, resp, text);
   return Deferred<v1::DeleteGameResponse>(
       ctx, resp, [&](auto done) { core_->DeleteGame(*caller, *req, done); });
 }
@@ -251,6 +309,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::Pong(grpc::CallbackServerContext* ctx,
                                               const v1::PongRequest* req, v1::PongResponse* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::PongResponse>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::PongResponse>(ctx, resp, text);
   absl::Status s = core_->Pong(*caller, *req);
   if (!s.ok()) return Reply<v1::PongResponse>(ctx, resp, s);
   return Reply<v1::PongResponse>(ctx, resp, v1::PongResponse());
@@ -261,6 +321,8 @@ grpc::ServerUnaryReactor* GameStateGrpc::VoidGame(grpc::CallbackServerContext* c
                                                   v1::GameView* resp) {
   auto caller = CallerOf(*ctx);
   if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
+  if (absl::Status text = common::CheckMessageText(*req); !text.ok())
+    return Reply<v1::GameView>(ctx, resp, text);
   return Deferred<v1::GameView>(ctx, resp,
                                 [&](auto done) { core_->VoidGame(*caller, *req, done); });
 }

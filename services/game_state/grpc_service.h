@@ -9,7 +9,11 @@
 // once for all its watchers rather than by gRPC once per stream. The wire format is unchanged.
 #pragma once
 
+#include <map>
+#include <mutex>
+
 #include "arena/v1/game_state.grpc.pb.h"
+#include "services/common/rate_limit.h"
 #include "services/common/service_auth.h"
 #include "services/game_state/game_service.h"
 
@@ -18,11 +22,20 @@ namespace arena::game_state {
 inline constexpr char kSeatCredentialHeader[] = "x-arena-seat-credential";
 inline constexpr char kHostCredentialHeader[] = "x-arena-host-credential";
 
+// Quotas for callers without a service credential, by network address (docs/security.md).
+struct EdgeLimits {
+  common::RateLimiter::Limit tables_per_address{20, 10.0 / 60};  // 20, then 10 a minute
+  int watch_streams_per_address = 64;                            // open at once
+};
+
 class GameStateGrpc final : public v1::GameStateService::WithRawCallbackMethod_WatchGame<
                                 v1::GameStateService::CallbackService> {
  public:
-  GameStateGrpc(GameStateCore* core, common::ServiceAuthenticator auth)
-      : core_(core), auth_(std::move(auth)) {}
+  GameStateGrpc(GameStateCore* core, common::ServiceAuthenticator auth, EdgeLimits limits = {})
+      : core_(core),
+        auth_(std::move(auth)),
+        limits_(limits),
+        tables_per_address_(limits.tables_per_address) {}
 
   grpc::ServerUnaryReactor* CreateTable(grpc::CallbackServerContext* ctx,
                                         const v1::CreateTableRequest* req,
@@ -58,8 +71,16 @@ class GameStateGrpc final : public v1::GameStateService::WithRawCallbackMethod_W
  private:
   absl::StatusOr<Caller> CallerOf(const grpc::CallbackServerContext& ctx) const;
 
+  // Counts a watch stream against its address; false when the address has its maximum.
+  bool AcquireWatch(const std::string& address);
+  void ReleaseWatch(const std::string& address);
+
   GameStateCore* core_;
   common::ServiceAuthenticator auth_;
+  EdgeLimits limits_;
+  common::RateLimiter tables_per_address_;
+  std::mutex watch_mu_;
+  std::map<std::string, int> watch_streams_;  // address -> open streams (non-service callers)
 };
 
 }  // namespace arena::game_state

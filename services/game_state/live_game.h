@@ -69,6 +69,36 @@ inline bool IsTerminalStatus(v1::GameStatus s) {
          s == v1::GAME_STATUS_VOIDED;
 }
 
+// Clock bounds (docs/security.md): a bank or a per-move allowance of at most a week, an
+// increment of at most an hour, so no sum of them can overflow and no table is held forever.
+constexpr int64_t kMaxClockMs = int64_t{7} * 24 * 3600 * 1000;
+constexpr int64_t kMaxIncrementMs = int64_t{3600} * 1000;
+constexpr int64_t kMaxMoveCap = 100000;
+
+inline absl::Status CheckClock(const v1::ClockSettings& c) {
+  if (c.initial_ms() < 0 || c.increment_ms() < 0 || c.per_move_ms() < 0) {
+    return absl::InvalidArgumentError("clock values must not be negative");
+  }
+  if (c.initial_ms() > kMaxClockMs || c.per_move_ms() > kMaxClockMs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clock.initial_ms and clock.per_move_ms are at most ", kMaxClockMs));
+  }
+  if (c.increment_ms() > kMaxIncrementMs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clock.increment_ms is at most ", kMaxIncrementMs));
+  }
+  if (c.per_move_ms() > 0 && (c.initial_ms() > 0 || c.increment_ms() > 0)) {
+    return absl::InvalidArgumentError("a clock is either per-move or Fischer, not both");
+  }
+  return absl::OkStatus();
+}
+
+// 0: none; 1: per-move; 2: Fischer (as Game::PerMoveClock and Game::FischerClock read it).
+inline int ClockKind(const v1::ClockSettings& c) {
+  if (c.per_move_ms() > 0) return 1;
+  return c.initial_ms() > 0 ? 2 : 0;
+}
+
 inline bool IsSeatEventKind(int kind) {
   return kind == v1::ACTION_KIND_RESIGN || kind == v1::ACTION_KIND_OFFER_DRAW ||
          kind == v1::ACTION_KIND_ACCEPT_DRAW || kind == v1::ACTION_KIND_DECLINE_DRAW;

@@ -24,6 +24,11 @@ ABSL_FLAG(int, disconnect_loss_ms, 60000,
 ABSL_FLAG(int, delay_credit_cap_ms, 1000, "Most network delay credited back per move.");
 ABSL_FLAG(int, restart_grace_ms, 10000, "Added to the mover's clock when games are recovered.");
 ABSL_FLAG(int, keepalive_ms, 5000, "Interval of keep-alives and pings on watch streams.");
+ABSL_FLAG(double, anonymous_table_burst, 20,
+          "Tables a caller without a service credential may create at once, per address.");
+ABSL_FLAG(double, anonymous_tables_per_minute, 10, "Tables such an address regains a minute.");
+ABSL_FLAG(int, watch_streams_per_address, 64,
+          "Watch streams open at once per address (callers without a service credential).");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& GameMigrations();
@@ -61,7 +66,16 @@ int main(int argc, char** argv) {
   GameStateCore core(&store, std::move(hasher), core_options);
   CheckOrDie(core.Recover());
 
-  GameStateGrpc service(&core, std::move(auth));
+  EdgeLimits limits;
+  limits.tables_per_address = {absl::GetFlag(FLAGS_anonymous_table_burst),
+                               absl::GetFlag(FLAGS_anonymous_tables_per_minute) / 60};
+  limits.watch_streams_per_address = absl::GetFlag(FLAGS_watch_streams_per_address);
+  if (limits.tables_per_address.burst < 1 || limits.tables_per_address.per_second < 0 ||
+      limits.watch_streams_per_address < 1) {
+    DieAtStartup(absl::InvalidArgumentError(
+        "--anonymous_table_burst and --watch_streams_per_address must be >= 1"));
+  }
+  GameStateGrpc service(&core, std::move(auth), limits);
   options.services = {&service};
   options.on_shutdown = [&core] { core.Shutdown(); };
   for (const arena::engine::Game* g : arena::engine::AllGames()) {

@@ -43,6 +43,15 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   for (const v1::SeatSpec& s : req.seats()) {
     if (s.kind() == v1::SEAT_KIND_UNSPECIFIED)
       return done(absl::InvalidArgumentError("every seat needs a kind"));
+    if (!v1::SeatKind_IsValid(s.kind()))
+      return done(absl::InvalidArgumentError("unknown seat kind"));
+    // A seat named for an account is made (and joined) by arena only, which knows accounts.
+    if (!s.account_id().empty() && !caller.arena) {
+      return done(caller.other_service.empty()
+                      ? absl::UnauthenticatedError(
+                            "a seat for an account needs the arena service credential")
+                      : absl::PermissionDeniedError("only arena may seat an account"));
+    }
     if (s.kind() == v1::SEAT_KIND_MODEL) {
       has_model = true;
       if (s.model_id().empty())
@@ -53,11 +62,9 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
     }
   }
   const v1::ClockSettings& c = in.clock();
-  if (c.initial_ms() < 0 || c.increment_ms() < 0 || c.per_move_ms() < 0 || in.move_cap() < 0) {
-    return done(absl::InvalidArgumentError("clock values and move cap must not be negative"));
-  }
-  if (c.per_move_ms() > 0 && (c.initial_ms() > 0 || c.increment_ms() > 0)) {
-    return done(absl::InvalidArgumentError("a clock is either per-move or Fischer, not both"));
+  if (absl::Status s = CheckClock(c); !s.ok()) return done(s);
+  if (in.move_cap() < 0 || in.move_cap() > kMaxMoveCap) {
+    return done(absl::InvalidArgumentError(absl::StrCat("move_cap is 0..", kMaxMoveCap)));
   }
   bool privileged = req.has_fixed_leader() || in.rated() || !in.league_id().empty();
   if (privileged && !caller.arena) {
@@ -148,11 +155,9 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   for (int i = 0; i < n; ++i) {
     SeatState seat;
     seat.spec = req.seats(i);
-    std::string credential;
+    std::string credential;  // none for bot and model seats: only arena acts for them
     if (seat.spec.kind() == v1::SEAT_KIND_BOT || seat.spec.kind() == v1::SEAT_KIND_MODEL) {
-      credential = CredentialHasher::NewCredential();
       seat.filled = true;
-      seat.credential_hash = hasher_.Hash(credential);
     } else {
       all_filled = false;
     }
@@ -230,7 +235,10 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
     return done(absl::InvalidArgumentError("display_name too long"));
   SeatState& seat = g.seats[req.seat()];
   if (seat.filled) return done(absl::FailedPreconditionError("seat already taken"));
-  (void)caller;
+  if (!seat.spec.account_id().empty() && !caller.arena) {
+    return done(absl::PermissionDeniedError(
+        "this seat is for one account; its holder takes it through arena"));
+  }
   std::string credential = CredentialHasher::NewCredential();
   seat.filled = true;
   seat.credential_hash = hasher_.Hash(credential);
@@ -298,12 +306,15 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
   }
   if (in.has_clock()) {
     const auto& c = in.clock();
-    if (c.initial_ms() < 0 || c.increment_ms() < 0 || c.per_move_ms() < 0 || c.ranked()) {
-      return done(
-          absl::InvalidArgumentError("bad clock (ranked clocks are set by arena at creation)"));
+    if (c.ranked()) {
+      return done(absl::InvalidArgumentError("ranked clocks are set by arena at creation"));
     }
-    if (c.per_move_ms() > 0 && (c.initial_ms() > 0 || c.increment_ms() > 0)) {
-      return done(absl::InvalidArgumentError("a clock is either per-move or Fischer, not both"));
+    if (absl::Status s = CheckClock(c); !s.ok()) return done(s);
+    // Once the game runs, a change takes effect from the next turn and never takes time
+    // already given: the kind of clock stays, the banks and the turn under way are kept.
+    if (g.status == v1::GAME_STATUS_ACTIVE && ClockKind(c) != ClockKind(g.settings.clock())) {
+      return done(absl::FailedPreconditionError(
+          "the kind of clock (none, per-move, Fischer) can change only before the game starts"));
     }
     *next.mutable_clock() = c;
   }
@@ -312,7 +323,7 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
   g.settings = next;
   g.variant = variant;
   if (restart_state) g.state = *g.engine_game->NewInitialState(variant);
-  if (in.has_clock()) {
+  if (in.has_clock() && g.status != v1::GAME_STATUS_ACTIVE) {
     for (SeatState& s : g.seats) {
       s.remaining_ms = g.FischerClock() ? next.clock().initial_ms()
                                         : (g.PerMoveClock() ? next.clock().per_move_ms() : 0);
@@ -354,6 +365,7 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
   ArmTimers(gp);  // cancels
   std::string id = g.id;
   WriteItem item;
+  item.game_id = id;
   item.statements.push_back(EventStore::DeleteGame(id));
   item.done = [this, gp, id, done](absl::Status s) {
     if (!s.ok()) return done(absl::UnavailableError(s.message()));

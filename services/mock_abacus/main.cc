@@ -34,6 +34,9 @@
 #include "services/mock_abacus/mock_api.h"
 
 ABSL_FLAG(std::string, keys, "", "API keys and their balances in micro-USD: key1:1000000,key2:0");
+ABSL_FLAG(std::string, keys_file, "",
+          "File holding --keys' value (so no key is on the command line, where every local user "
+          "can read it); lines are joined with ','.");
 ABSL_FLAG(int, slow_ms, 3000, "how long the mock-slow model waits before answering");
 ABSL_FLAG(int, out_of_credits_status, 400, "HTTP status of the out-of-credits answer (400|429)");
 ABSL_FLAG(bool, log_requests, true, "log one line per request");
@@ -357,7 +360,22 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "startup error: --out_of_credits_status must be 400 or 429\n");
     return 2;
   }
-  auto api = arena::mock_abacus::MockAbacus::Make(absl::GetFlag(FLAGS_keys), options);
+  std::string keys = absl::GetFlag(FLAGS_keys);
+  if (const std::string file = absl::GetFlag(FLAGS_keys_file); !file.empty()) {
+    std::ifstream in(file);
+    if (!in) {
+      std::fprintf(stderr, "startup error: --keys_file cannot be read\n");
+      return 2;
+    }
+    std::string line;
+    while (std::getline(in, line)) {
+      line = std::string(absl::StripAsciiWhitespace(line));
+      if (line.empty()) continue;
+      if (!keys.empty()) keys += ",";
+      keys += line;
+    }
+  }
+  auto api = arena::mock_abacus::MockAbacus::Make(keys, options);
   if (!api.ok()) {
     std::fprintf(stderr, "startup error: %s\n", std::string(api.status().message()).c_str());
     return 2;

@@ -24,24 +24,31 @@ inline std::vector<std::string> ArenaFlags(const std::string& db_url) {
     std::ofstream(*path) << kAdminPassword << "\n";
     return path;
   }();
-  return {"--database_url=" + db_url,
-          "--bootstrap_admin=" + std::string(kAdminName),
-          "--admin_password_file=" + *password_file,
-          "--password_cost=minimum",
-          "--hold_sweep_ms=100",
-          "--log_level=warning"};
+  return {"--database_url=" + db_url, "--bootstrap_admin=" + std::string(kAdminName),
+          "--admin_password_file=" + *password_file, "--password_cost=minimum",
+          "--hold_sweep_ms=100", "--log_level=warning",
+          // Every test client is one loopback address: quotas off (security_test has them on).
+          "--signup_burst=1000000", "--guest_burst=1000000", "--signin_burst=1000000",
+          "--failed_signin_burst=1000000", "--table_burst=1000000", "--clue_burst=1000000"};
 }
 
 // Who a call is made as.
 struct As {
-  std::string token;     // bearer token; empty = none
-  bool service = false;  // attach the `arena` service credential
+  std::string token;                   // bearer token; empty = none
+  bool service = false;                // attach a service credential
+  std::string service_name = "arena";  // whose
+  bool forged_service = false;         // the name with a credential that is not its secret
 };
 
 inline void Decorate(grpc::ClientContext& ctx, const As& as) {
   common::SetDeadline(ctx, absl::Seconds(20));
   if (!as.token.empty()) ctx.AddMetadata("authorization", "Bearer " + as.token);
-  if (as.service) AttachServiceCredential(ctx, "arena");
+  if (as.service && as.forged_service) {
+    ctx.AddMetadata("x-arena-service", as.service_name);
+    ctx.AddMetadata("x-arena-credential", std::string(64, '0'));
+  } else if (as.service) {
+    AttachServiceCredential(ctx, as.service_name);
+  }
 }
 
 // Calls `method` on `stub` as `as`; returns the status.
