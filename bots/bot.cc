@@ -6,6 +6,7 @@
 #include "bots/chess_search.h"
 #include "bots/chestonia_search.h"
 #include "bots/mcts.h"
+#include "bots/stockfish_player.h"
 #include "engine/chess/chess_game.h"
 #include "engine/chess/notation.h"
 #include "engine/chestonia_chess/chestonia_chess_game.h"
@@ -117,6 +118,7 @@ absl::StatusOr<BotAnswer> ChestoniaMove(const engine::chestonia_chess::Chestonia
 }  // namespace
 
 absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotRequest& req) {
+  if (req.stockfish_elo != 0) return StockfishBotMove(state, req);  // its own levels
   if (req.level < 0 || req.level > MaxLevel(state.NumSeats())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a game of ", state.NumSeats(), " seats has the levels 0..", MaxLevel(state.NumSeats())));

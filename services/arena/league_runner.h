@@ -25,6 +25,9 @@
 
 namespace arena::service {
 
+// The move cap of a league that names none: 600 moves, each seat's move counting one.
+inline constexpr int kLeagueDefaultMoveCap = 600;
+
 class LeagueRunner {
  public:
   LeagueRunner(ServiceClients& clients, common::PgPool& pool, SeatDriver& driver,
