@@ -1,0 +1,40 @@
+#include "services/mock_abacus/stockfish_model.h"
+
+#include "absl/strings/numbers.h"
+#include "bots/stockfish_player.h"
+#include "engine/core/game.h"
+#include "gateway/prompt.h"
+#include "nlohmann/json.hpp"
+
+namespace arena::mock_abacus {
+
+std::optional<int> StockfishModelElo(const std::string& model_id) {
+  static constexpr char kPrefix[] = "mock-stockfish-";
+  int elo = 0;
+  if (model_id.rfind(kPrefix, 0) != 0 ||
+      !absl::SimpleAtoi(model_id.substr(sizeof(kPrefix) - 1), &elo)) {
+    return std::nullopt;
+  }
+  return elo;
+}
+
+std::string StockfishModelReply(const std::string& prompt_text, int elo, bool* ok) {
+  *ok = false;
+  auto found = gateway::FindPromptedPosition(prompt_text);
+  if (!found.ok() || found->game_id != "chess") return "";
+  auto variant = engine::Variant::Parse(found->variant);
+  if (!variant.ok()) return "";
+  auto state = engine::FindGame("chess")->Parse(found->position, *variant);
+  if (!state.ok()) return "";
+  bots::BotRequest req;
+  req.seat = (*state)->ToMove();
+  req.stockfish_elo = elo;
+  auto answer = bots::StockfishBotMove(**state, req);
+  if (!answer.ok()) return "";
+  *ok = true;
+  return nlohmann::json({{"move", answer->result.move},
+                         {"reasoning", "The move a Stockfish level would play here."}})
+      .dump();
+}
+
+}  // namespace arena::mock_abacus
