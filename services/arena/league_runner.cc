@@ -636,7 +636,7 @@ absl::Status LeagueRunner::Launch(int64_t league_id, int slot) {
   table.settings.set_is_public(true);
   v1::CreateTableRequest create;
   *create.mutable_settings() = table.settings;
-  for (const DrivenSeat& d : table.seats) *create.add_seats() = d.spec;
+  for (const DrivenSeat& d : table.seats) *create.add_seats() = GameStateSeat(d.spec);
   create.set_fixed_leader(0);  // the schedule's first seat leads
   create.set_idempotency_key(absl::StrCat("league:", league_id, ":slot:", slot));
   v1::CreateTableResponse created;

@@ -108,7 +108,7 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
     }
     d.participant = ParticipantName(d.spec);
     if (d.spec.display_name().empty()) d.spec.set_display_name(d.participant);
-    *create.add_seats() = d.spec;
+    *create.add_seats() = GameStateSeat(d.spec);
     seats.push_back(std::move(d));
   }
   v1::CreateTableResponse created;

@@ -105,6 +105,14 @@ absl::Status CheckBotSeat(const v1::SeatSpec& s, const std::string& engine_game,
   return absl::OkStatus();
 }
 
+v1::SeatSpec GameStateSeat(const v1::SeatSpec& spec) {
+  v1::SeatSpec out = spec;
+  if (out.kind() == v1::SEAT_KIND_BOT && out.stockfish_elo() != 0 && out.bot_level() == 0) {
+    out.set_bot_level(1);
+  }
+  return out;
+}
+
 absl::StatusOr<v1::AiPolicy> NormalizePolicy(const v1::AiPolicy& in, bool league) {
   v1::AiPolicy p = in;
   if (p.illegal_move().empty()) p.set_illegal_move("forfeit-turn");

@@ -48,6 +48,10 @@ std::string ParticipantName(const v1::SeatSpec& spec);
 // with two seats, a Stockfish level (stockfish_elo in bots/stockfish_player.h's range).
 absl::Status CheckBotSeat(const v1::SeatSpec& spec, const std::string& engine_game, int seats);
 
+// The seat as game-state records it: a Stockfish seat carries level 1 there (game-state knows
+// only our levels; arena plays the seat by its stockfish_elo).
+v1::SeatSpec GameStateSeat(const v1::SeatSpec& spec);
+
 // The AiPolicy with defaults filled in; INVALID_ARGUMENT for unknown words. `league` decides
 // the provider-fault default ("void" in leagues, "forfeit-turn" elsewhere; "void" is refused
 // outside leagues).
