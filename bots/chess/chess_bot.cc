@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "bots/chess/chess_search.h"
+#include "bots/chess/stockfish_player.h"
 #include "bots/core/game_bot.h"
 #include "engine/chess/chess_game.h"
 #include "engine/chess/notation.h"
@@ -14,6 +15,11 @@ class ChessBot : public GameBot {
  public:
   std::string_view GameId() const override { return "chess"; }
   std::vector<std::string> Algorithms() const override { return {"alphabeta"}; }
+  EloRange ReferenceElos() const override { return {kStockfishMinElo, kStockfishMaxElo}; }
+  absl::StatusOr<BotAnswer> ChooseByReference(const engine::State& state,
+                                              const BotRequest& req) const override {
+    return StockfishBotMove(state, req);
+  }
 
   absl::StatusOr<BotAnswer> Choose(const engine::State& state,
                                    const BotRequest& req) const override {

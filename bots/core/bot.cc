@@ -34,6 +34,11 @@ absl::Status GameBot::CheckRequest(const BotRequest& request) const {
   return absl::OkStatus();
 }
 
+EloRange ReferenceEloRange(std::string_view game_id) {
+  const GameBot* own = FindGameBot(game_id);
+  return own != nullptr ? own->ReferenceElos() : EloRange{};
+}
+
 SearchLimits LimitsFor(const BotRequest& req, int seats) {
   SearchLimits limits;
   limits.nodes = req.node_budget > 0 ? req.node_budget : LevelNodeBudget(req.level, seats);
@@ -44,6 +49,13 @@ SearchLimits LimitsFor(const BotRequest& req, int seats) {
 }
 
 absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotRequest& req) {
+  if (req.stockfish_elo != 0) {  // the reference engine's own levels, not ours
+    const GameBot* own = FindGameBot(state.GameId());
+    if (own == nullptr || own->ReferenceElos().max == 0) {
+      return absl::InvalidArgumentError("Stockfish levels play chess only");
+    }
+    return own->ChooseByReference(state, req);
+  }
   if (req.level < 0 || req.level > MaxLevel(state.NumSeats())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a game of ", state.NumSeats(), " seats has the levels 0..", MaxLevel(state.NumSeats())));

@@ -32,6 +32,10 @@ struct BotRequest {
   // overrides, "name=value+name=value" (Chestonia chess: ApplyChestoniaEvalOverrides).
   std::string eval;
   const std::atomic<bool>* stop = nullptr;
+  // Chess only: Stockfish plays at this UCI_Elo instead of our search at `level`
+  // (bots/chess/stockfish_player.h), within time_cap_ms when that is set.
+  int stockfish_elo = 0;
+  int64_t time_cap_ms = 0;
 };
 
 struct BotAnswer {

@@ -17,6 +17,11 @@
 
 namespace arena::bots {
 
+struct EloRange {
+  int min = 0;
+  int max = 0;
+};
+
 class GameBot {
  public:
   virtual ~GameBot() = default;
@@ -33,6 +38,13 @@ class GameBot {
   // `request.seat` is to act; `request.algorithm` is empty or one of Algorithms().
   virtual absl::StatusOr<BotAnswer> Choose(const engine::State& state,
                                            const BotRequest& request) const = 0;
+  // Levels played by the game's outside reference engine at a fixed rating (chess: Stockfish at
+  // a UCI_Elo, BotRequest::stockfish_elo), the range it accepts; {0, 0} when it has none.
+  virtual EloRange ReferenceElos() const { return {}; }
+  virtual absl::StatusOr<BotAnswer> ChooseByReference(const engine::State& state,
+                                                      const BotRequest& request) const {
+    return absl::InvalidArgumentError("this game has no reference-engine levels");
+  }
   // The static evaluation of each seat's standing (centipawn-like; higher is better), for
   // adjudicating unfinished games; empty when the player has none.
   virtual std::vector<int> SeatScores(const engine::State& state) const { return {}; }
@@ -40,6 +52,9 @@ class GameBot {
 
 // The registered player of a game, or nullptr (then MCTS plays it).
 const GameBot* FindGameBot(std::string_view game_id);
+
+// The reference-engine levels of a game ({0, 0}: none), for checking seats before play.
+EloRange ReferenceEloRange(std::string_view game_id);
 
 // The search limits a request asks for at its level (bots/core/levels.h).
 SearchLimits LimitsFor(const BotRequest& request, int seats);

@@ -151,11 +151,8 @@ absl::StatusOr<v1::League> LeagueRunner::Create(const accounts::Principal& owner
   for (const v1::LeagueParticipant& p : req.participants()) {
     const v1::SeatSpec& s = p.spec();
     if (s.kind() == v1::SEAT_KIND_BOT) {
-      const int top = bots::MaxLevel(*seats);
-      if (s.bot_level() < 1 || s.bot_level() > top) {
-        return absl::InvalidArgumentError(absl::StrCat("a bot participant in a game of ", *seats,
-                                                       " seats needs a level 1..", top));
-      }
+      const std::string game = common::EngineGameIdOf(req.settings());
+      if (absl::Status st = CheckBotSeat(s, game, *seats); !st.ok()) return st;
     } else if (s.kind() == v1::SEAT_KIND_MODEL) {
       if (s.model_id().empty() || s.model_id().size() > 100)
         return absl::InvalidArgumentError("a model participant needs a model_id");
@@ -215,6 +212,9 @@ absl::StatusOr<v1::League> LeagueRunner::Create(const accounts::Principal& owner
   }
   v1::TableSettings settings = req.settings();
   settings.set_engine_game(common::EngineGameIdOf(settings));
+  // Every league game has a cap (../shared/RULES-NOTES.md); two-seat games stopped by it are
+  // adjudicated (services/arena/adjudication.h).
+  if (settings.move_cap() == 0) settings.set_move_cap(kLeagueDefaultMoveCap);
   int64_t league_id = 0;
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     pqxx::result r = txn.exec_params(
@@ -648,7 +648,7 @@ absl::Status LeagueRunner::Launch(int64_t league_id, int slot) {
   table.settings.set_is_public(true);
   v1::CreateTableRequest create;
   *create.mutable_settings() = table.settings;
-  for (const DrivenSeat& d : table.seats) *create.add_seats() = d.spec;
+  for (const DrivenSeat& d : table.seats) *create.add_seats() = GameStateSeat(d.spec);
   create.set_fixed_leader(0);  // the schedule's first seat leads
   create.set_idempotency_key(absl::StrCat("league:", league_id, ":slot:", slot));
   v1::CreateTableResponse created;

@@ -27,6 +27,9 @@ namespace arena::service {
 
 using clients::ServiceClients;
 
+// The move cap of a league that names none: 600 moves, each seat's move counting one.
+inline constexpr int kLeagueDefaultMoveCap = 600;
+
 class LeagueRunner {
  public:
   LeagueRunner(ServiceClients& clients, common::PgPool& pool, SeatDriver& driver,

@@ -80,11 +80,7 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
     }
     if (s.kind() == v1::SEAT_KIND_BOT) {
       has_ai = true;
-      const int top = bots::MaxLevel(req.seats_size());
-      if (s.bot_level() < 1 || s.bot_level() > top) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "a bot seat at a table of ", req.seats_size(), " seats needs a level 1..", top));
-      }
+      if (absl::Status st = CheckBotSeat(s, engine_game, req.seats_size()); !st.ok()) return st;
     }
     if (s.kind() == v1::SEAT_KIND_MODEL) {
       has_ai = has_model = true;
@@ -123,7 +119,7 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
     }
     d.participant = ParticipantName(d.spec);
     if (d.spec.display_name().empty()) d.spec.set_display_name(d.participant);
-    *create.add_seats() = d.spec;
+    *create.add_seats() = GameStateSeat(d.spec);
     seats.push_back(std::move(d));
   }
   v1::CreateTableResponse created;
@@ -545,16 +541,23 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetModelStats(Ctx* ctx,
                                                            const v1::ModelStatsRequest* req,
                                                            v1::ModelStatsResponse* resp) {
   return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
+    // The variant filter: tables whose stored variant options contain every one given.
+    nlohmann::json variant = nlohmann::json::object();
+    for (const auto& [k, v] : req->variant().options()) variant[k] = v;
     return play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
       resp->Clear();
       pqxx::result r = txn.exec_params(
-          "SELECT participant, count(*), count(DISTINCT game_id), sum(illegal), "
-          "sum(unparsable), sum(tokens), sum(cost), sum(latency_ms), "
-          "count(*) FILTER (WHERE action_kind IN ($2, $3)) FROM ai_turns "
-          "WHERE participant LIKE 'model:%' AND ($1 = '' OR participant = 'model:' || $1) "
-          "GROUP BY participant ORDER BY participant",
+          "SELECT a.participant, count(*), count(DISTINCT a.game_id), sum(a.illegal), "
+          "sum(a.unparsable), sum(a.tokens), sum(a.cost), sum(a.latency_ms), "
+          "count(*) FILTER (WHERE a.action_kind IN ($2, $3)) FROM ai_turns a "
+          "JOIN driven_tables t ON t.game_id = a.game_id "
+          "WHERE a.participant LIKE 'model:%' AND ($1 = '' OR a.participant = 'model:' || $1) "
+          "AND ($4 = '' OR t.engine_game = $4) "
+          "AND coalesce(t.settings_json::jsonb -> 'variant' -> 'options', '{}'::jsonb) "
+          "@> $5::jsonb "
+          "GROUP BY a.participant ORDER BY a.participant",
           req->model_id(), static_cast<int>(v1::ACTION_KIND_FORFEIT_TURN),
-          static_cast<int>(v1::ACTION_KIND_RESIGN));
+          static_cast<int>(v1::ACTION_KIND_RESIGN), req->engine_game(), variant.dump());
       for (const auto& row : r) {
         v1::ModelStats* m = resp->add_models();
         const double moves = row[1].as<double>();

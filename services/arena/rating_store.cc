@@ -1,10 +1,13 @@
 #include "services/arena/rating_store.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/ratings/bradley_terry.h"
 #include "services/arena/ratings/glicko2.h"
@@ -65,29 +68,53 @@ absl::StatusOr<bool> RecordRatedResult(pqxx::transaction_base& txn, const std::s
   return true;
 }
 
+std::optional<double> AnchorRating(const std::string& participant) {
+  int value = 0;
+  if (absl::StartsWith(participant, "bot:") && absl::SimpleAtoi(participant.substr(4), &value)) {
+    return BotAnchorRating(value);
+  }
+  if (absl::StartsWith(participant, "stockfish:") &&
+      absl::SimpleAtoi(participant.substr(10), &value)) {
+    return static_cast<double>(value);
+  }
+  return std::nullopt;
+}
+
 absl::StatusOr<v1::LeaderboardResponse> Leaderboard(common::PgPool& pool,
                                                     const std::string& engine_game) {
   std::vector<std::string> names;
   std::map<std::string, int> index;
   std::vector<ratings::PairResult> pairs;
   std::map<std::string, v1::Rating> glicko;
+  std::map<std::string, int> games, adjudicated;
   absl::Status s = pool.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     names.clear();
     index.clear();
     pairs.clear();
     glicko.clear();
+    games.clear();
+    adjudicated.clear();
     auto id_of = [&](const std::string& p) {
       auto [it, added] = index.emplace(p, static_cast<int>(names.size()));
       if (added) names.push_back(p);
       return it->second;
     };
-    for (const auto& row : txn.exec_params(
-             "SELECT participants_json, ranks_json FROM rated_results WHERE engine_game = $1 "
-             "ORDER BY created_at, game_id",
-             engine_game)) {
+    for (const auto& row :
+         txn.exec_params("SELECT r.participants_json, r.ranks_json, "
+                         "coalesce((t.result_json::jsonb ->> 'adjudicated')::boolean, false) "
+                         "FROM rated_results r LEFT JOIN driven_tables t ON t.game_id = r.game_id "
+                         "WHERE r.engine_game = $1 ORDER BY r.created_at, r.game_id",
+                         engine_game)) {
       auto ps = nlohmann::json::parse(row[0].as<std::string>()).get<std::vector<std::string>>();
       auto ranks = nlohmann::json::parse(row[1].as<std::string>()).get<std::vector<int>>();
       if (ps.size() != ranks.size()) continue;
+      const bool adj = row[2].as<bool>();
+      std::set<std::string> seen;
+      for (const std::string& p : ps) {
+        if (!seen.insert(p).second) continue;
+        ++games[p];
+        if (adj) ++adjudicated[p];
+      }
       auto pairwise = ratings::PairwiseResults(ranks);
       for (size_t i = 0; i < ps.size(); ++i) {
         for (const ratings::PairwiseScore& sc : pairwise[i]) {
@@ -98,13 +125,12 @@ absl::StatusOr<v1::LeaderboardResponse> Leaderboard(common::PgPool& pool,
       }
     }
     for (const auto& row : txn.exec_params(
-             "SELECT participant, rating, deviation, games FROM ratings WHERE engine_game = $1",
+             "SELECT participant, rating, deviation FROM ratings WHERE engine_game = $1",
              engine_game)) {
       v1::Rating r;
       r.set_participant(row[0].as<std::string>());
       r.set_glicko_rating(row[1].as<double>());
       r.set_glicko_rd(row[2].as<double>());
-      r.set_games(row[3].as<int>());
       glicko[r.participant()] = r;
       id_of(r.participant());
     }
@@ -112,18 +138,44 @@ absl::StatusOr<v1::LeaderboardResponse> Leaderboard(common::PgPool& pool,
   });
   if (!s.ok()) return s;
   std::vector<ratings::BtParticipant> people(names.size());
+  double anchor_sum = 0;
+  int anchors = 0;
+  std::set<std::string> anchor_kinds;
   for (size_t i = 0; i < names.size(); ++i) {
-    int level = 0;
-    if (absl::StartsWith(names[i], "bot:") && absl::SimpleAtoi(names[i].substr(4), &level)) {
-      people[i].anchor = BotAnchorRating(level);
+    people[i].anchor = AnchorRating(names[i]);
+    if (people[i].anchor) {
+      anchor_sum += *people[i].anchor;
+      ++anchors;
+      anchor_kinds.insert(names[i].substr(0, names[i].find(':')));
     }
   }
-  auto fit = ratings::FitBradleyTerry(people, pairs);
+  // The prior is centred among the anchors this game has, so a participant with few games
+  // starts in the middle of the known scale; it is weak (sd 400) and fades as games add up.
+  ratings::BtOptions options;
+  options.prior_rating = anchors > 0 ? anchor_sum / anchors : 1500.0;
+  options.prior_sd = 400.0;
+  auto fit = ratings::FitBradleyTerry(people, pairs, options);
   if (!fit.ok()) return fit.status();
   v1::LeaderboardResponse out;
+  std::string scale = "Bradley-Terry on the Elo scale";
+  if (anchor_kinds.count("stockfish")) {
+    absl::StrAppend(&scale, ", anchored on Stockfish at its UCI_Elo");
+    if (anchor_kinds.count("bot")) absl::StrAppend(&scale, " and on bot levels at 800+150*level");
+  } else if (anchor_kinds.count("bot")) {
+    absl::StrAppend(&scale, ", anchored on bot levels at 800+150*level");
+  } else {
+    absl::StrAppend(&scale, ", no anchors: centred on 1500");
+  }
+  absl::StrAppend(&scale, "; prior N(", static_cast<int>(std::lround(options.prior_rating)),
+                  ", 400^2)");
+  out.set_scale(scale);
   for (size_t i = 0; i < names.size(); ++i) {
-    v1::Rating r = glicko.count(names[i]) ? glicko[names[i]] : v1::Rating();
+    v1::Rating r;
+    // An anchor's Glicko-2 figure drifts with its results; its rating is the anchor's.
+    if (!people[i].anchor && glicko.count(names[i])) r = glicko[names[i]];
     r.set_participant(names[i]);
+    r.set_games(games[names[i]]);
+    r.set_adjudicated_games(adjudicated[names[i]]);
     r.set_bt_rating((*fit)[i].rating);
     r.set_bt_low95((*fit)[i].low95);
     r.set_bt_high95((*fit)[i].high95);

@@ -22,6 +22,10 @@ namespace arena::service {
 // 800 + 150 per level (level 1 = 950, level 8 = 2000); see docs/leagues.md.
 double BotAnchorRating(int level);
 
+// The fixed rating of an anchored participant: "bot:<level>" at BotAnchorRating(level),
+// "stockfish:<elo>" at its UCI_Elo. Nothing for anyone else (models, people).
+std::optional<double> AnchorRating(const std::string& participant);
+
 // Records a finished rated game and updates the Glicko-2 ratings of its participants. Returns
 // false (and changes nothing) when the game was recorded before. `participants` and `ranks`
 // are in table seat order; rank 0 is best.

@@ -5,11 +5,14 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "bots/core/game_bot.h"
 #include "bots/core/levels.h"
 #include "common/log.h"
 #include "common/proto_json.h"
 #include "common/proto_words.h"
+#include "engine/core/game.h"
 #include "nlohmann/json.hpp"
+#include "services/arena/adjudication.h"
 #include "services/common/text_check.h"
 
 namespace arena::service {
@@ -73,6 +76,7 @@ struct TurnRow {
 std::string ParticipantName(const v1::SeatSpec& spec) {
   switch (spec.kind()) {
     case v1::SEAT_KIND_BOT:
+      if (spec.stockfish_elo() > 0) return absl::StrCat("stockfish:", spec.stockfish_elo());
       return absl::StrCat("bot:", spec.bot_level());
     case v1::SEAT_KIND_MODEL:
       return "model:" + spec.model_id();
@@ -81,6 +85,35 @@ std::string ParticipantName(const v1::SeatSpec& spec) {
     default:
       return "guest";
   }
+}
+
+absl::Status CheckBotSeat(const v1::SeatSpec& s, const std::string& engine_game, int seats) {
+  if (s.stockfish_elo() != 0) {
+    const bots::EloRange range = bots::ReferenceEloRange(engine_game);
+    if (range.max == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "this game has no Stockfish levels (stockfish_elo); they play chess only"));
+    }
+    if (s.stockfish_elo() < range.min || s.stockfish_elo() > range.max) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("stockfish_elo is a UCI_Elo in ", range.min, "..", range.max));
+    }
+    return absl::OkStatus();
+  }
+  const int top = bots::MaxLevel(seats);
+  if (s.bot_level() < 1 || s.bot_level() > top) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a bot seat in a game of ", seats, " seats needs a level 1..", top));
+  }
+  return absl::OkStatus();
+}
+
+v1::SeatSpec GameStateSeat(const v1::SeatSpec& spec) {
+  v1::SeatSpec out = spec;
+  if (out.kind() == v1::SEAT_KIND_BOT && out.stockfish_elo() != 0 && out.bot_level() == 0) {
+    out.set_bot_level(1);
+  }
+  return out;
 }
 
 absl::StatusOr<v1::AiPolicy> NormalizePolicy(const v1::AiPolicy& in, bool league) {
@@ -189,7 +222,7 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     pqxx::result r = txn.exec_params(
         "SELECT coalesce(owner_account, ''), league_id, coalesce(slot, -1), engine_game, "
-        "settings_json, policy_json FROM driven_tables WHERE game_id = $1",
+        "settings_json, policy_json, state = 'active' FROM driven_tables WHERE game_id = $1",
         game_id);
     if (r.empty()) return absl::NotFoundError("arena does not drive that game");
     t.game_id = game_id;
@@ -199,6 +232,7 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
     t.engine_game = r[0][3].as<std::string>();
     common::ProtoFromJson(r[0][4].as<std::string>(), &t.settings);
     common::ProtoFromJson(r[0][5].as<std::string>(), &t.policy);
+    t.active = r[0][6].as<bool>();
     pqxx::result seats = txn.exec_params(
         "SELECT seat, participant, spec_json, coalesce(owner_account, ''), key_handle, "
         "key_state FROM table_seats WHERE game_id = $1 ORDER BY seat",
@@ -221,18 +255,46 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
 
 void SeatDriver::Drive(const std::string& game_id) {
   if (stopping_) return;
+  JoinFinished();
   auto table = Load(game_id);
   if (!table.ok()) {
     common::LogError("cannot drive game",
                      {{"game_id", game_id}, {"error", std::string(table.status().message())}});
     return;
   }
+  if (!table->active) return;  // ended already: nothing to drive, its end was recorded
   std::lock_guard<std::mutex> lock(mu_);
   if (follows_.count(game_id)) return;
   auto f = std::make_shared<Follow>();
   f->table = *std::move(table);
   follows_[game_id] = f;
-  threads_.emplace_back([this, f] { Run(f); });
+  // The thread hands itself to finished_ when its game ends (it cannot join itself); the next
+  // Drive or Stop joins it, so a long-running arena keeps nothing per finished game.
+  running_[game_id] = std::thread([this, f] {
+    Run(f);
+    std::lock_guard<std::mutex> done(mu_);
+    auto it = follows_.find(f->table.game_id);
+    if (it != follows_.end() && it->second == f) follows_.erase(it);
+    auto t = running_.find(f->table.game_id);
+    if (t != running_.end()) {
+      finished_.push_back(std::move(t->second));
+      running_.erase(t);
+    }
+  });
+}
+
+void SeatDriver::JoinFinished() {
+  std::vector<std::thread> done;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    done.swap(finished_);
+  }
+  for (std::thread& t : done) t.join();
+}
+
+size_t SeatDriver::FollowedGames() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return follows_.size();
 }
 
 absl::Status SeatDriver::ResumeAll() {
@@ -261,7 +323,10 @@ void SeatDriver::Stop() {
       if (f->call_ctx != nullptr) f->call_ctx->TryCancel();
       f->cv.notify_all();
     }
-    threads.swap(threads_);
+    for (auto& [id, t] : running_) threads.push_back(std::move(t));
+    running_.clear();
+    for (auto& t : finished_) threads.push_back(std::move(t));
+    finished_.clear();
   }
   for (auto& t : threads) t.join();
 }
@@ -471,6 +536,7 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
     // before three-seat levels stopped at 4 plays the top level instead of being refused every
     // turn.
     ask.set_level(std::min(d.spec.bot_level(), bots::MaxLevel(view.seats_size())));
+    ask.set_stockfish_elo(d.spec.stockfish_elo());
     ask.set_seed(Mix(f.table.game_id, static_cast<uint64_t>(view.last_sequence())));
     ask.set_time_cap_ms(absl::ToInt64Milliseconds(cap));
     v1::ChooseMoveResponse answer;
@@ -824,10 +890,58 @@ void SeatDriver::VoidGame(Follow& f, const std::string& reason) {
   }
 }
 
+// The evaluation of the final position by arena-bot at the game's top level, from table seat
+// 0's view; nothing when it cannot be had (the game then stays a draw by the cap).
+std::optional<int> SeatDriver::FinalEvaluation(Follow& f, const v1::GameView& view) {
+  const engine::Game* game = engine::FindGame(f.table.engine_game);
+  if (game == nullptr) return std::nullopt;
+  engine::Variant variant;
+  for (const auto& [k, v] : view.settings().variant().options()) variant.Set(k, v);
+  auto state = game->Parse(view.position(), variant);
+  if (!state.ok() || (*state)->IsTerminal()) return std::nullopt;
+  const int mover = (*state)->ToMove();
+  int mover_table_seat = -1;
+  for (int i = 0; i < view.seats_size(); ++i) {
+    if (view.seats(i).engine_seat() == mover) mover_table_seat = i;
+  }
+  if (mover_table_seat < 0) return std::nullopt;
+  for (int attempt = 0; attempt < 3 && !stopping_; ++attempt) {
+    v1::ChooseMoveRequest ask;
+    ask.set_engine_game(f.table.engine_game);
+    *ask.mutable_variant() = view.settings().variant();
+    ask.set_position(view.position());
+    ask.set_seat(mover);
+    ask.set_level(bots::MaxLevel(view.seats_size()));
+    ask.set_seed(Mix(f.table.game_id, static_cast<uint64_t>(view.last_sequence())));
+    ask.set_time_cap_ms(absl::ToInt64Milliseconds(options_.adjudication_time));
+    v1::ChooseMoveResponse answer;
+    grpc::ClientContext ctx;
+    clients_.Prepare(ctx, options_.adjudication_time + absl::Seconds(5));
+    grpc::Status s;
+    {
+      TrackedCall tracked(f.mu, f.call_ctx, &ctx, stopping_);
+      s = clients_.bot().ChooseMove(&ctx, ask, &answer);
+    }
+    if (s.ok()) return mover_table_seat == 0 ? answer.score_cp() : -answer.score_cp();
+    common::LogError("adjudication: no evaluation",
+                     {{"game_id", f.table.game_id}, {"error", s.error_message()}});
+    absl::SleepFor(options_.retry_backoff * (attempt + 1));
+  }
+  return std::nullopt;
+}
+
 void SeatDriver::Finish(Follow& f, const v1::GameView& view) {
   const std::string& game_id = f.table.game_id;
-  nlohmann::json result =
-      nlohmann::json::parse(common::ProtoToJson(view.outcome()), nullptr, false);
+  v1::Outcome outcome = view.outcome();
+  // Rated two-seat games stopped by the move cap are decided by a search's evaluation.
+  if (f.table.settings.rated() && NeedsAdjudication(outcome, view.seats_size())) {
+    if (std::optional<int> cp = FinalEvaluation(f, view)) {
+      outcome = AdjudicateMoveCap(outcome, *cp, options_.adjudication_margin_cp);
+      common::LogInfo("move cap adjudicated",
+                      {{"game_id", game_id}, {"seat0_cp", *cp}, {"result", outcome.result_text()}});
+    }
+  }
+  nlohmann::json result = nlohmann::json::parse(common::ProtoToJson(outcome), nullptr, false);
   std::vector<int64_t> open_holds;
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     open_holds.clear();
@@ -864,7 +978,7 @@ void SeatDriver::Finish(Follow& f, const v1::GameView& view) {
   }
   common::LogInfo("driven game ended", {{"game_id", game_id},
                                         {"state", StateWord(view.status())},
-                                        {"result", view.outcome().result_text()}});
+                                        {"result", outcome.result_text()}});
   if (on_end_) on_end_(game_id);
 }
 

@@ -46,6 +46,14 @@ using clients::ServiceClients;
 // "bot:<level>", "model:<id>", "user:<account id>" or "guest".
 std::string ParticipantName(const v1::SeatSpec& spec);
 
+// INVALID_ARGUMENT unless a bot seat names one of our levels 1..MaxLevel(seats) or, in chess
+// with two seats, a Stockfish level (stockfish_elo in bots/chess/stockfish_player.h's range).
+absl::Status CheckBotSeat(const v1::SeatSpec& spec, const std::string& engine_game, int seats);
+
+// The seat as game-state records it: a Stockfish seat carries level 1 there (game-state knows
+// only our levels; arena plays the seat by its stockfish_elo).
+v1::SeatSpec GameStateSeat(const v1::SeatSpec& spec);
+
 // The AiPolicy with defaults filled in; INVALID_ARGUMENT for unknown words. `league` decides
 // the provider-fault default ("void" in leagues, "forfeit-turn" elsewhere; "void" is refused
 // outside leagues).
@@ -70,6 +78,7 @@ struct DrivenTable {
   v1::TableSettings settings;
   v1::AiPolicy policy;
   std::vector<DrivenSeat> seats;  // every seat, in table order
+  bool active = true;             // Load: the row says the game is still being driven
 };
 
 struct SeatDriverOptions {
@@ -79,6 +88,9 @@ struct SeatDriverOptions {
   absl::Duration hold_timeout = absl::Minutes(10);  // longer than any turn it covers
   absl::Duration retry_backoff = absl::Milliseconds(200);
   int clue_level = 4;
+  // Move-cap adjudication (services/arena/adjudication.h): the search's time and the margin.
+  absl::Duration adjudication_time = absl::Seconds(2);
+  int adjudication_margin_cp = 400;
 };
 
 class SeatDriver {
@@ -106,6 +118,8 @@ class SeatDriver {
   absl::StatusOr<v1::ArenaTable> Describe(const std::string& game_id);
 
   const SeatDriverOptions& options() const { return options_; }
+  // Games followed now (a finished game's entry and thread are released when it ends).
+  size_t FollowedGames();
 
  private:
   struct Follow;  // one followed game
@@ -119,8 +133,11 @@ class SeatDriver {
   void VoidGame(Follow& f, const std::string& reason);
   int ForfeitsInARow(const std::string& game_id, int seat);
   void Finish(Follow& f, const v1::GameView& view);
+  std::optional<int> FinalEvaluation(Follow& f, const v1::GameView& view);
   absl::StatusOr<v1::GameView> GetView(const std::string& game_id);
   absl::Duration TimeLeft(const v1::GameView& view) const;
+  // Joins the threads of games that have ended.
+  void JoinFinished();
 
   ServiceClients& clients_;
   common::PgPool& pool_;
@@ -129,7 +146,8 @@ class SeatDriver {
   std::function<void(const std::string&)> on_end_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Follow>> follows_;
-  std::vector<std::thread> threads_;
+  std::map<std::string, std::thread> running_;  // one per followed game
+  std::vector<std::thread> finished_;           // ended, not yet joined
   std::atomic<bool> stopping_{false};
 };
 

@@ -65,6 +65,8 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
     req.node_budget = request->node_budget();
     req.seed = request->seed();
     req.algorithm = request->algorithm();
+    req.stockfish_elo = request->stockfish_elo();
+    req.time_cap_ms = request->time_cap_ms();
     // Stop at the time cap, and before the caller's deadline with room for the answer to
     // travel back: a tenth of the time left, between 20 and 250 ms.
     absl::Time stop_at = absl::InfiniteFuture();

@@ -9,6 +9,7 @@
 #include "gateway/prompt.h"
 #include "nlohmann/json.hpp"
 #include "services/mock_abacus/mock_models.h"
+#include "services/mock_abacus/stockfish_model.h"
 
 namespace arena::mock_abacus {
 namespace {
@@ -211,6 +212,12 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
       content = "{\"move\": \"";
       finish = "length";
       break;
+    case Behaviour::kStockfish: {
+      bool ok;
+      content = StockfishModelReply(chat.user_text, StockfishModelElo(model_id).value_or(0), &ok);
+      if (!ok) content = "I only play chess.";
+      break;
+    }
     case Behaviour::kSlow:
       out.delay_ms = options_.slow_ms;
       [[fallthrough]];

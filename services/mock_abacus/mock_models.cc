@@ -19,6 +19,9 @@ const std::vector<MockModel>& MockModels() {
     add("mock-500", Behaviour::kServerError, 0.000001, 0.000002, 1e-6, 2e-6);
     add("mock-broke", Behaviour::kOutOfCredits, 0.000001, 0.000002, 1e-6, 2e-6);
     add("mock-expensive", Behaviour::kCompetent, "0.00001", "0.00003", 1e-5, 3e-5);
+    // Models of known strength for the Stockfish-anchored chess leaderboard (issue 19).
+    add("mock-stockfish-1500", Behaviour::kStockfish, 0.000001, 0.000002, 1e-6, 2e-6);
+    add("mock-stockfish-1800", Behaviour::kStockfish, 0.000001, 0.000002, 1e-6, 2e-6);
     return m;
   }();
   return models;

@@ -17,6 +17,7 @@ enum class Behaviour {
   kRateLimitedOnce,   // 429 with Retry-After for a request body seen the first time, then ok
   kServerError,       // always 500
   kOutOfCredits,      // always the out-of-credits answer
+  kStockfish,         // chess at a Stockfish level: "mock-stockfish-<elo>" (stockfish_model.h)
 };
 
 struct MockModel {

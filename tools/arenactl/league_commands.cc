@@ -23,7 +23,8 @@
 ABSL_FLAG(std::string, name, "", "league create/run: the league's name.");
 ABSL_FLAG(std::string, variant, "", "league create/run: variant options, e.g. players=3,darts=on.");
 ABSL_FLAG(std::string, participants, "",
-          "league create/run: comma list of bot:LEVEL and model:MODEL_ID participants.");
+          "league create/run: comma list of bot:LEVEL, stockfish:ELO (chess) and model:MODEL_ID "
+          "participants.");
 ABSL_FLAG(std::string, format, "", "league create/run: round-robin (default) or swiss.");
 ABSL_FLAG(int, games_per_pairing, 0, "league create/run: games per seating (0: 1).");
 ABSL_FLAG(int, concurrency, 0, "league create/run: games at once (0: 2).");
@@ -31,7 +32,9 @@ ABSL_FLAG(int, swiss_rounds, 0, "league create/run: rounds of a Swiss league.");
 ABSL_FLAG(int, max_reschedules, 0, "league create/run: replays of a voided pairing (0: 2).");
 ABSL_FLAG(uint64_t, seed, 0, "league create/run: Swiss pairing seed.");
 ABSL_FLAG(int64_t, per_move_ms, 0, "league create/run: per-move clock in ms (0: none).");
-ABSL_FLAG(int, move_cap, 0, "league create/run: moves before a game ends (0: the game's own).");
+ABSL_FLAG(int, move_cap, 0,
+          "league create/run: moves before a game ends and is adjudicated (0: the league "
+          "default, 600).");
 ABSL_FLAG(std::string, level, "", "league create/run: table level, beginner or advanced.");
 ABSL_FLAG(std::string, illegal_policy, "",
           "league create/run: a model without a legal move: forfeit-turn (default) or lose-game.");
@@ -75,6 +78,16 @@ absl::StatusOr<v1::SeatSpec> ParseParticipant(const std::string& text) {
     spec.set_bot_level(level);
     return spec;
   }
+  if (text.rfind("stockfish:", 0) == 0) {
+    int elo = 0;
+    if (!absl::SimpleAtoi(text.substr(10), &elo) || elo <= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("participant '", text, "': stockfish:ELO takes a UCI_Elo, e.g. 1500"));
+    }
+    spec.set_kind(v1::SEAT_KIND_BOT);
+    spec.set_stockfish_elo(elo);
+    return spec;
+  }
   if (text.rfind("model:", 0) == 0 && text.size() > 6) {
     spec.set_kind(v1::SEAT_KIND_MODEL);
     spec.set_model_id(text.substr(6));
@@ -82,7 +95,7 @@ absl::StatusOr<v1::SeatSpec> ParseParticipant(const std::string& text) {
     return spec;
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("participant '", text, "' is neither bot:LEVEL nor model:MODEL_ID"));
+      absl::StrCat("participant '", text, "' is none of bot:LEVEL, stockfish:ELO, model:MODEL_ID"));
 }
 
 // The CreateLeagueRequest the league flags describe; INVALID_ARGUMENT names the bad flag.
@@ -388,15 +401,23 @@ int LeaderboardCommand(const Args& a) {
   req.set_engine_game(a[0]);
   v1::LeaderboardResponse r;
   if (!client.Call(&Stub::GetLeaderboard, req, &r)) return 1;
+  // One number to read: the anchored Bradley–Terry rating. Glicko-2 follows, labelled as the
+  // live, unanchored figure; anchors have none.
+  std::printf("%s: %s\n", req.engine_game().c_str(), r.scale().c_str());
   TextTable table({{"PARTICIPANT"},
-                   {"GLICKO", true},
-                   {"BRADLEY-TERRY [95%]", true},
+                   {"RATING", true},
+                   {"95% INTERVAL", true},
                    {"GAMES", true},
-                   {"ANCHOR"}});
+                   {"ADJUDICATED", true},
+                   {"(GLICKO-2 LIVE, UNANCHORED)", true}});
   for (const v1::Rating& x : r.ratings()) {
-    table.AddRow({x.participant(), absl::StrFormat("%.0f ± %.0f", x.glicko_rating(), x.glicko_rd()),
-                  absl::StrFormat("%.0f [%.0f, %.0f]", x.bt_rating(), x.bt_low95(), x.bt_high95()),
-                  std::to_string(x.games()), x.anchor() ? "anchor" : ""});
+    table.AddRow({x.participant(), absl::StrFormat("%.0f", x.bt_rating()),
+                  x.anchor() ? std::string("anchor")
+                             : absl::StrFormat("[%.0f, %.0f]", x.bt_low95(), x.bt_high95()),
+                  std::to_string(x.games()), std::to_string(x.adjudicated_games()),
+                  x.anchor()
+                      ? std::string("-")
+                      : absl::StrFormat("%.0f ± %.0f", x.glicko_rating(), 2 * x.glicko_rd())});
   }
   table.Print();
   return 0;

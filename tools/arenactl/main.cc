@@ -509,7 +509,7 @@ constexpr char kUsage[] =
     "  standings ID | leaderboard GAME\n"
     "Matches and AI seats:\n"
     "  matches [--league=ID] [--participant=P] [--game=GAME] [--state=S]\n"
-    "  export GAME [--pgn] | model-stats [MODEL] | table GAME\n"
+    "  export GAME [--pgn] | model-stats [MODEL] [--game=G] [--variant=K=V,..] | table GAME\n"
     "  supply-key GAME SEAT --key_file=F      the key is read from F only, never echoed\n"
     "  clue GAME SEAT --seat_credential_file=F\n"
     "Admin commands (need --reason):\n"

@@ -5,7 +5,10 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/game.h"
 #include "tools/arenactl/text_table.h"
+
+ABSL_DECLARE_FLAG(std::string, variant);
 
 ABSL_FLAG(std::string, league, "", "matches: only this league's games.");
 ABSL_FLAG(std::string, participant, "", "matches: only games with this participant (bot:2, ...).");
@@ -58,10 +61,20 @@ int ExportCommand(const Args& a) {
 }
 
 int ModelStatsCommand(const Args& a) {
-  if (a.size() > 1) return Usage("model-stats [MODEL]");
-  ArenaClient client;
+  if (a.size() > 1) return Usage("model-stats [MODEL] [--game=GAME] [--variant=K=V,...]");
   v1::ModelStatsRequest req;
   if (!a.empty()) req.set_model_id(a[0]);
+  req.set_engine_game(absl::GetFlag(FLAGS_game));
+  auto variant = engine::Variant::Parse(absl::GetFlag(FLAGS_variant));
+  if (!variant.ok()) {
+    std::fprintf(stderr, "arenactl: --variant: %s\n",
+                 std::string(variant.status().message()).c_str());
+    return 2;
+  }
+  for (const auto& [key, value] : variant->options()) {
+    (*req.mutable_variant()->mutable_options())[key] = value;
+  }
+  ArenaClient client;
   v1::ModelStatsResponse r;
   if (!client.Call(&Stub::GetModelStats, req, &r)) return 1;
   TextTable table({{"MODEL"},
@@ -73,6 +86,9 @@ int ModelStatsCommand(const Args& a) {
                    {"COST/GAME", true},
                    {"MS/MOVE", true},
                    {"FORFEITS", true}});
+  std::printf("games: %s, variant: %s (every figure rests on the MOVES and GAMES shown)\n",
+              req.engine_game().empty() ? "any" : req.engine_game().c_str(),
+              absl::GetFlag(FLAGS_variant).empty() ? "any" : absl::GetFlag(FLAGS_variant).c_str());
   for (const v1::ModelStats& m : r.models()) {
     table.AddRow({m.model_id(), std::to_string(m.moves()), std::to_string(m.games()),
                   absl::StrFormat("%.1f", m.illegal_per_1000_moves()),

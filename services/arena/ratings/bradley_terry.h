@@ -1,11 +1,15 @@
-// A leaderboard fitted by maximum likelihood under the Bradley–Terry model, on the Elo scale:
+// A leaderboard fitted under the Bradley–Terry model, on the Elo scale:
 // P(i beats j) = 1 / (1 + 10^((r_j - r_i) / 400)). Draws count as half a win each way.
 //
-// Some participants are anchors (bots at fixed levels) whose ratings are given, not fitted, so
-// that a model's figure means the same across leagues. Everyone else is fitted by Newton's
-// method; the 95% interval of each comes from the inverse of the observed information. A weak
-// prior (one virtual draw against a participant at `prior_rating`) keeps the fit finite for a
-// participant who has won or lost every game.
+// Some participants are anchors (bots at fixed levels, Stockfish at fixed UCI_Elo) whose
+// ratings are given, not fitted, so that a model's figure means the same across leagues.
+// Everyone else gets a weak Gaussian prior, N(prior_rating, prior_sd²), and is fitted by the
+// maximum of the posterior (Newton's method with step halving). The prior makes the problem
+// strictly concave, so the fit always exists and is finite: a participant who never won, never
+// lost, played once, or sits in a part of the comparison graph with no anchor still gets a
+// rating and a 95% interval (from the inverse of the posterior's information, the Laplace
+// approximation). With many games the prior's pull is small and the fit agrees with plain
+// maximum likelihood; prior_sd = 0 asks for plain maximum likelihood, which may not exist.
 #pragma once
 
 #include <optional>
@@ -30,18 +34,20 @@ struct BtRating {
   double rating = 0;
   double low95 = 0;  // equal to rating for anchors
   double high95 = 0;
-  int games = 0;
+  int games = 0;  // pairwise results this figure rests on
 };
 
 struct BtOptions {
-  double prior_rating = 1500.0;
-  double prior_games = 1.0;  // weight of the virtual draw
-  int max_iterations = 100;
-  double tolerance = 1e-9;
+  double prior_rating = 1500.0;  // mean of the prior on every free participant
+  double prior_sd = 400.0;       // Elo; 0 = no prior (plain maximum likelihood)
+  int max_iterations = 200;
+  double tolerance = 1e-7;  // Elo: stop when no rating moves more than this
 };
 
-// INVALID_ARGUMENT for indices out of range, scores outside [0,1] or a participant playing
-// itself.
+// INVALID_ARGUMENT for indices out of range, scores outside [0,1], a participant playing
+// itself or a negative prior_sd. Without a prior (prior_sd = 0), FAILED_PRECONDITION when the
+// maximum-likelihood ratings do not exist (someone never won or never lost, or a part of the
+// comparison graph has no anchor).
 absl::StatusOr<std::vector<BtRating>> FitBradleyTerry(const std::vector<BtParticipant>& people,
                                                       const std::vector<PairResult>& results,
                                                       const BtOptions& options = {});
