@@ -302,7 +302,8 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
   auto gs = d.GameState();
   std::map<std::string, std::vector<int>> ranks_of;
   int annotated = 0;
-  for (const auto& row : txn.exec("SELECT game_id FROM arena.driven_tables")) {
+  for (const auto& row :
+       txn.exec("SELECT game_id, coalesce(result_json, '{}') FROM arena.driven_tables")) {
     const std::string game_id = row[0].as<std::string>();
     v1::GameRecord record;
     grpc::ClientContext ctx;
@@ -318,6 +319,12 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
       if (!e.annotation().empty()) annotated++;
     }
     ranks_of[game_id] = RanksOf(record.final_view().outcome(), 2);
+    // A game stopped by the move cap is rated as arena adjudicated it (issue 19).
+    nlohmann::json arena_result = nlohmann::json::parse(row[1].as<std::string>(), nullptr, false);
+    if (arena_result.is_object() && arena_result.value("adjudicated", false)) {
+      EXPECT_EQ(record.final_view().outcome().reason(), "move-cap") << game_id;
+      ranks_of[game_id] = arena_result.value("ranks", std::vector<int>{});
+    }
   }
   EXPECT_GT(annotated, 0) << "no model reasoning was published with a move";
   // No model turn was answered twice: one row per turn, and each submitted at most once.
