@@ -56,7 +56,8 @@ TEST_F(SingleStatementTest, AnErrorIsAStatusAndTheConnectionStaysUsable) {
     t.exec("INSERT INTO t VALUES ('not a number')");
     return absl::OkStatus();
   });
-  EXPECT_EQ(s.code(), absl::StatusCode::kInternal) << s;
+  // A data exception (SQLSTATE class 22) is the request's fault: INVALID_ARGUMENT (issue 28).
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   s = pool_->SingleStatement([](pqxx::transaction_base& t) -> absl::Status {
     t.exec("INSERT INTO t VALUES (2)");
     return absl::OkStatus();
