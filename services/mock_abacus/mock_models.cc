@@ -19,6 +19,11 @@ const std::vector<MockModel>& MockModels() {
     add("mock-500", Behaviour::kServerError, 0.000001, 0.000002, 1e-6, 2e-6);
     add("mock-broke", Behaviour::kOutOfCredits, 0.000001, 0.000002, 1e-6, 2e-6);
     add("mock-expensive", Behaviour::kCompetent, "0.00001", "0.00003", 1e-5, 3e-5);
+    // Replies real models give (issue 18): no usage, usage that cannot be right, prose.
+    add("mock-no-usage", Behaviour::kNoUsage, 0.000001, 0.000002, 1e-6, 2e-6);
+    add("mock-underreports", Behaviour::kUnderReports, 0.000001, 0.000002, 1e-6, 2e-6);
+    add("mock-prose", Behaviour::kProse, 0.000001, 0.000002, 1e-6, 2e-6);
+    add("mock-ambiguous-then-json", Behaviour::kAmbiguousThenJson, 0.000001, 0.000002, 1e-6, 2e-6);
     return m;
   }();
   return models;

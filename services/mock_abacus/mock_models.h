@@ -17,6 +17,10 @@ enum class Behaviour {
   kRateLimitedOnce,   // 429 with Retry-After for a request body seen the first time, then ok
   kServerError,       // always 500
   kOutOfCredits,      // always the out-of-credits answer
+  kNoUsage,           // competent, but the reply has no usage block
+  kUnderReports,      // competent, but its usage claims 1 prompt and 1 completion token
+  kProse,             // reasons in prose naming another legal move, ends "**Final Answer:** <move>"
+  kAmbiguousThenJson,  // prose naming two legal moves and no marker; JSON once re-prompted
 };
 
 struct MockModel {
