@@ -16,6 +16,7 @@
 #include "services/common/config.h"
 #include "services/common/db_flags.h"
 #include "services/common/flags.h"
+#include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/server.h"
 #include "services/common/startup.h"
@@ -36,6 +37,8 @@ ABSL_FLAG(std::string, gateway_addr, "", "arena-llm-gateway address.");
 ABSL_FLAG(int, clue_level, 4, "The bot level that suggests moves at tables with clues on.");
 ABSL_FLAG(int, bot_time_cap_ms, 5000, "The most a bot seat may think when its clock allows more.");
 ABSL_FLAG(int, league_tick_ms, 250, "How often the league loop looks for work.");
+ABSL_FLAG(int, model_catalogue_ttl_s, 600,
+          "How long the gateway's model list is cached before it is fetched again.");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& ArenaMigrations();
@@ -145,6 +148,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<arena::service::ServiceClients> clients;
   std::unique_ptr<arena::service::SeatDriver> driver;
   std::unique_ptr<arena::service::LeagueRunner> leagues;
+  std::unique_ptr<arena::service::ModelCatalogue> catalogue;
   arena::service::PlayDeps play;
   play.pool = pool.get();
   play.clue_level = absl::GetFlag(FLAGS_clue_level);
@@ -155,6 +159,10 @@ int main(int argc, char** argv) {
   const int tick_ms = absl::GetFlag(FLAGS_league_tick_ms);
   if (bot_cap_ms < 10) DieAtStartup(absl::InvalidArgumentError("--bot_time_cap_ms must be >= 10"));
   if (tick_ms < 10) DieAtStartup(absl::InvalidArgumentError("--league_tick_ms must be >= 10"));
+  const int catalogue_ttl_s = absl::GetFlag(FLAGS_model_catalogue_ttl_s);
+  if (catalogue_ttl_s < 0) {
+    DieAtStartup(absl::InvalidArgumentError("--model_catalogue_ttl_s must not be negative"));
+  }
   const int given =
       !addresses.game_state.empty() + !addresses.bot.empty() + !addresses.gateway.empty();
   if (given != 0 && given != 3) {
@@ -171,6 +179,19 @@ int main(int argc, char** argv) {
     leagues = std::make_unique<arena::service::LeagueRunner>(*clients, *pool, *driver,
                                                              absl::Milliseconds(tick_ms));
     driver->SetOnGameEnd([&leagues](const std::string&) { leagues->Wake(); });
+    arena::service::ServiceClients* gateway_clients = clients.get();
+    catalogue = std::make_unique<arena::service::ModelCatalogue>(
+        [gateway_clients]() -> absl::StatusOr<std::vector<arena::v1::ModelInfo>> {
+          grpc::ClientContext ctx;
+          gateway_clients->Prepare(ctx, absl::Seconds(20));
+          arena::v1::ListModelsResponse listed;
+          grpc::Status s =
+              gateway_clients->gateway().ListModels(&ctx, arena::v1::ListModelsRequest(), &listed);
+          if (!s.ok()) return arena::common::FromGrpc(s);
+          return std::vector<arena::v1::ModelInfo>(listed.models().begin(), listed.models().end());
+        },
+        absl::Seconds(catalogue_ttl_s));
+    play.catalogue = catalogue.get();
     play.clients = clients.get();
     play.driver = driver.get();
     play.leagues = leagues.get();
