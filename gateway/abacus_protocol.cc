@@ -80,6 +80,7 @@ absl::StatusOr<ChatReply> ParseChatReply(const std::string& body) {
   if (finish.is_string()) reply.finish_reason = finish.get<std::string>();
   if (j.contains("usage") && j["usage"].is_object()) {
     const json& usage = j["usage"];
+    reply.usage_present = true;
     reply.prompt_tokens = IntField(usage, "prompt_tokens");
     reply.completion_tokens = IntField(usage, "completion_tokens");
     reply.total_tokens = IntField(usage, "total_tokens");

@@ -51,6 +51,7 @@ struct ChatReply {
   int64_t completion_tokens = 0;
   int64_t total_tokens = 0;
   double compute_points_used = 0;
+  bool usage_present = false;  // the reply had a usage block (the token counts are its own)
 };
 // Parses a 200 body. INVALID_ARGUMENT when it is not a chat completion.
 absl::StatusOr<ChatReply> ParseChatReply(const std::string& body);

@@ -75,4 +75,26 @@ int64_t MaxTokensWithin(int64_t budget_micro, int64_t prompt_bound, const TokenR
   return tokens < ceiling ? tokens : ceiling;
 }
 
+CallCharge ChargeFor(const CallSize& call, const TokenRates& rates) {
+  CallCharge out;
+  const int64_t estimate = CostMicro(call.prompt_bound, call.max_tokens, rates);
+  if (!call.usage_present) {
+    out.microcredits = estimate;
+    out.estimated = true;
+    return out;
+  }
+  const int64_t reported = CostMicro(call.prompt_tokens, call.completion_tokens, rates);
+  auto at_least = [](int64_t bytes) { return (bytes + kMaxBytesPerToken - 1) / kMaxBytesPerToken; };
+  out.disputed = call.prompt_tokens < at_least(call.prompt_bytes) ||
+                 call.completion_tokens < at_least(call.reply_bytes) ||
+                 call.prompt_tokens > call.prompt_bound ||
+                 (call.max_tokens > 0 && call.completion_tokens > call.max_tokens);
+  out.microcredits = reported;
+  if (out.disputed && estimate > reported) {
+    out.microcredits = estimate;
+    out.estimated = true;
+  }
+  return out;
+}
+
 }  // namespace arena::gateway

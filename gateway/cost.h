@@ -43,4 +43,30 @@ int64_t PromptTokenBound(const std::vector<std::string>& message_contents);
 int64_t MaxTokensWithin(int64_t budget_micro, int64_t prompt_bound, const TokenRates& rates,
                         int64_t ceiling);
 
+// What a call is charged, from the reply's usage checked against the exchange's size.
+//
+// The upper estimate is the call's worst case: the prompt's token bound at the input rate plus
+// the max_tokens it asked for at the output rate (hidden reasoning tokens make the visible
+// reply no bound on what was billed; max_tokens is). A reply without a usage block is charged
+// the estimate. Usage disagrees with the size when it claims fewer tokens than the bytes sent
+// or received could be (more than kMaxBytesPerToken bytes a token) or more than could be
+// (prompt tokens above the prompt bound, completion tokens above max_tokens); such a call is
+// charged the larger of the reported cost and the estimate.
+inline constexpr int64_t kMaxBytesPerToken = 32;
+struct CallCharge {
+  int64_t microcredits = 0;
+  bool estimated = false;  // the charge is the estimate, not the reported usage
+  bool disputed = false;   // the reported usage disagreed with the exchange's size
+};
+struct CallSize {
+  bool usage_present = false;
+  int64_t prompt_tokens = 0;  // as reported
+  int64_t completion_tokens = 0;
+  int64_t prompt_bytes = 0;  // the contents of the messages sent
+  int64_t prompt_bound = 0;  // PromptTokenBound of those messages
+  int64_t reply_bytes = 0;   // the reply's content
+  int64_t max_tokens = 0;    // what the call asked for
+};
+CallCharge ChargeFor(const CallSize& call, const TokenRates& rates);
+
 }  // namespace arena::gateway

@@ -1,6 +1,8 @@
 #include "gateway/cost.h"
 
+#include <functional>
 #include <limits>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -54,6 +56,69 @@ TEST(CostTest, MaxTokensFitsTheBudget) {
       EXPECT_LE(CostMicro(3, m, odd), budget);
     }
   }
+}
+
+// 1e-6 USD per prompt token, 2e-6 per completion token.
+constexpr TokenRates kRates{1'000'000, 2'000'000};
+
+CallSize HonestCall() {
+  CallSize c;
+  c.usage_present = true;
+  c.prompt_bytes = 3200;
+  c.prompt_bound = 3200 + 24;
+  c.prompt_tokens = 800;
+  c.reply_bytes = 120;
+  c.completion_tokens = 30;
+  c.max_tokens = 1024;
+  return c;
+}
+
+TEST(CostTest, PlausibleUsageIsChargedAsReported) {
+  CallCharge c = ChargeFor(HonestCall(), kRates);
+  EXPECT_EQ(c.microcredits, CostMicro(800, 30, kRates));
+  EXPECT_FALSE(c.estimated);
+  EXPECT_FALSE(c.disputed);
+}
+
+TEST(CostTest, MissingUsageIsChargedTheUpperEstimateNeverZero) {
+  CallSize call = HonestCall();
+  call.usage_present = false;
+  call.prompt_tokens = 0;
+  call.completion_tokens = 0;
+  CallCharge c = ChargeFor(call, kRates);
+  EXPECT_TRUE(c.estimated);
+  EXPECT_FALSE(c.disputed);
+  EXPECT_EQ(c.microcredits, CostMicro(call.prompt_bound, call.max_tokens, kRates));
+  EXPECT_GT(c.microcredits, CostMicro(800, 30, kRates));
+}
+
+TEST(CostTest, UsageThatDisagreesWithTheSizeIsChargedAtTheLarger) {
+  const int64_t estimate = CostMicro(3224, 1024, kRates);
+  // Too few prompt tokens for the bytes sent; all zeros; too few for the reply.
+  for (auto tweak : std::vector<std::function<void(CallSize&)>>{
+           [](CallSize& c) { c.prompt_tokens = 1; },
+           [](CallSize& c) { c.prompt_tokens = c.completion_tokens = 0; },
+           [](CallSize& c) { c.reply_bytes = 5000; }}) {
+    CallSize call = HonestCall();
+    tweak(call);
+    CallCharge c = ChargeFor(call, kRates);
+    EXPECT_TRUE(c.disputed);
+    EXPECT_TRUE(c.estimated);
+    EXPECT_EQ(c.microcredits, estimate);
+  }
+  // More completion tokens than the call allowed: the reported figure is the larger.
+  CallSize over = HonestCall();
+  over.completion_tokens = 100'000;
+  CallCharge c = ChargeFor(over, kRates);
+  EXPECT_TRUE(c.disputed);
+  EXPECT_FALSE(c.estimated);
+  EXPECT_EQ(c.microcredits, CostMicro(800, 100'000, kRates));
+  // Right at the bound is still plausible: 3200 bytes may be 100 tokens of 32 bytes.
+  CallSize edge = HonestCall();
+  edge.prompt_tokens = 100;
+  EXPECT_FALSE(ChargeFor(edge, kRates).disputed);
+  edge.prompt_tokens = 99;
+  EXPECT_TRUE(ChargeFor(edge, kRates).disputed);
 }
 
 }  // namespace

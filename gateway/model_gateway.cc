@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "common/log.h"
 #include "gateway/cost.h"
+#include "gateway/move_extraction.h"
 #include "gateway/prompt.h"
 
 namespace arena::gateway {
@@ -92,6 +93,7 @@ class Turn : public std::enable_shared_from_this<Turn> {
     std::vector<std::string> contents;
     for (const auto& m : messages_) contents.push_back(m.content);
     prompt_bound_ = PromptTokenBound(contents);
+    prompt_bytes_ += static_cast<int64_t>(messages_.back().content.size());
   }
 
   int64_t MaxTokensNow() const {
@@ -150,13 +152,34 @@ class Turn : public std::enable_shared_from_this<Turn> {
     }
     if (outcome == CallOutcome::kOk) {
       ChatReply reply = *std::move(parsed);
-      int64_t cost = CostMicro(reply.prompt_tokens, reply.completion_tokens, entry_.rates);
-      if (cost > worst) {
-        common::LogWarning("upstream usage exceeds the call's bound",
-                           {{"model", model_}, {"cost", cost}, {"worst_case", worst}});
+      CallSize size;
+      size.usage_present = reply.usage_present;
+      size.prompt_tokens = reply.prompt_tokens;
+      size.completion_tokens = reply.completion_tokens;
+      size.prompt_bytes = prompt_bytes_;
+      size.prompt_bound = prompt_bound_;
+      size.reply_bytes = static_cast<int64_t>(reply.content.size());
+      size.max_tokens = max_tokens;
+      CallCharge charge = ChargeFor(size, entry_.rates);
+      const int64_t cost = charge.microcredits;
+      if (!reply.usage_present) {
+        common::LogWarning("upstream reply has no usage; charged the upper estimate",
+                           {{"model", model_}, {"cost", cost}});
+      } else if (charge.disputed) {
+        common::LogWarning("upstream usage disagrees with the exchange's size",
+                           {{"model", model_},
+                            {"prompt_tokens", reply.prompt_tokens},
+                            {"completion_tokens", reply.completion_tokens},
+                            {"prompt_bytes", prompt_bytes_},
+                            {"reply_bytes", size.reply_bytes},
+                            {"max_tokens", max_tokens},
+                            {"cost", cost},
+                            {"worst_case", worst}});
       }
       spent_ += cost;
       a->set_cost_microcredits(cost);
+      a->set_usage_estimated(charge.estimated);
+      a->set_usage_disputed(charge.disputed);
       a->set_prompt_tokens(reply.prompt_tokens);
       a->set_completion_tokens(reply.completion_tokens);
       a->set_reply(Scrub(reply.content, *key_));
@@ -167,7 +190,9 @@ class Turn : public std::enable_shared_from_this<Turn> {
         response_.set_reasoning(Scrub(x.reasoning, *key_));
         return Finish(true, "");
       }
-      if (++reprompts_ > max_reprompts_) return Finish(false, "illegal");
+      if (++reprompts_ > max_reprompts_) {
+        return Finish(false, x.label == ReplyLabel::kTruncated ? "truncated" : "illegal");
+      }
       AddMessage("assistant", reply.content);
       AddMessage("user", RepromptText(x, turn_));
       retries_ = 0;
@@ -243,6 +268,7 @@ class Turn : public std::enable_shared_from_this<Turn> {
   std::vector<ChatMessage> messages_;
   std::vector<std::string> message_json_;  // MessageJson of each of messages_
   int64_t prompt_bound_ = 0;               // PromptTokenBound of messages_
+  int64_t prompt_bytes_ = 0;               // the contents of messages_, in bytes
   std::string sent_messages_json_;         // the messages of the call in flight
   ModelEntry entry_;
   int64_t ceiling_ = 0;

@@ -8,9 +8,7 @@
 // the move history, the seat's name, what is owed with an example taken from the seat's own
 // legal actions, the legal moves when the table shows them, and the answer
 // format: one JSON object {"move": "...", "reasoning": "..."}; a final line "MOVE: ..." is
-// accepted too. Extraction matches the answer against the legal moves (canonical text, then
-// case-insensitively, then any alternative text the game's Apply accepts, mapped back to the
-// canonical move that leads to the same position).
+// accepted too. How the answer is read is gateway/move_extraction.h.
 #pragma once
 
 #include <memory>
@@ -24,7 +22,6 @@ namespace arena::gateway {
 
 inline constexpr char kPositionBegin[] = "<<<POSITION";
 inline constexpr char kPositionEnd[] = "POSITION>>>";
-inline constexpr size_t kMaxReasoningBytes = 2000;
 inline constexpr size_t kMaxHistoryShown = 400;
 
 // A position at which a seat must act, loaded through the facade.
@@ -62,24 +59,5 @@ struct PromptedPosition {
   std::string position;
 };
 absl::StatusOr<PromptedPosition> FindPromptedPosition(const std::string& prompt);
-
-enum class ReplyLabel { kOk, kUnparsable, kIllegal, kTruncated, kEmpty };
-const char* ReplyLabelName(ReplyLabel label);
-
-struct Extraction {
-  ReplyLabel label = ReplyLabel::kUnparsable;
-  std::string move;       // canonical legal move when kOk
-  std::string candidate;  // what the model wrote as its move, if anything
-  std::string reasoning;  // bounded to kMaxReasoningBytes, cut at a UTF-8 boundary
-  std::string reason;     // why it was not accepted, for the re-prompt
-};
-Extraction ExtractMove(const std::string& content, const std::string& finish_reason,
-                       const TurnPosition& turn);
-
-// The follow-up message after an unusable answer.
-std::string RepromptText(const Extraction& extraction, const TurnPosition& turn);
-
-// Cuts `text` to at most `max_bytes` without splitting a UTF-8 sequence.
-std::string TruncateUtf8(const std::string& text, size_t max_bytes);
 
 }  // namespace arena::gateway

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "absl/strings/ascii.h"
+#include "gateway/move_extraction.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -82,45 +83,6 @@ TEST_F(ChessPromptTest, PromptHasRulesPositionTurnAndFormat) {
   EXPECT_THAT(prompt, Not(HasSubstr("Legal moves")));  // not a beginner table
   turn_.show_legal_moves = true;
   EXPECT_THAT(BuildTurnPrompt(turn_), HasSubstr("e2e4"));
-}
-
-TEST_F(ChessPromptTest, ExtractionAcceptsJsonFencesAndMoveLines) {
-  auto ok = [&](const std::string& reply, const std::string& want) {
-    Extraction x = ExtractMove(reply, "stop", turn_);
-    EXPECT_EQ(x.label, ReplyLabel::kOk) << reply << " -> " << x.reason;
-    EXPECT_EQ(x.move, want) << reply;
-    return x;
-  };
-  Extraction x = ok(R"({"move": "e2e4", "reasoning": "centre"})", "e2e4");
-  EXPECT_EQ(x.reasoning, "centre");
-  ok("Sure!\n```json\n{\"move\": \"g1f3\", \"reasoning\": \"develop\"}\n```", "g1f3");
-  x = ok("I like the king pawn.\nMOVE: e2e4", "e2e4");
-  EXPECT_EQ(x.reasoning, "I like the king pawn.");
-  ok("MOVE: `E2E4`.", "e2e4");
-  auto probe = turn_.state->Clone();
-  if (probe->Apply("Nf3").ok()) ok(R"({"move": "Nf3"})", "g1f3");
-}
-
-TEST_F(ChessPromptTest, ExtractionLabelsEveryKindOfBadAnswer) {
-  EXPECT_EQ(ExtractMove("   \n", "stop", turn_).label, ReplyLabel::kEmpty);
-  EXPECT_EQ(ExtractMove(R"({"move": "e2e4"})", "length", turn_).label, ReplyLabel::kTruncated);
-  EXPECT_EQ(ExtractMove("I would rather not.", "stop", turn_).label, ReplyLabel::kUnparsable);
-  EXPECT_EQ(ExtractMove(R"({"reasoning": "no move"})", "stop", turn_).label,
-            ReplyLabel::kUnparsable);
-  Extraction x = ExtractMove(R"({"move": "e2e5"})", "stop", turn_);
-  EXPECT_EQ(x.label, ReplyLabel::kIllegal);
-  EXPECT_THAT(x.reason, HasSubstr("e2e5"));
-  EXPECT_THAT(RepromptText(x, turn_), HasSubstr("'e2e5' is not a legal move"));
-}
-
-TEST_F(ChessPromptTest, ReasoningIsBoundedAtAUtf8Boundary) {
-  std::string long_reasoning;
-  while (long_reasoning.size() < 3 * kMaxReasoningBytes) long_reasoning += "\xc3\xa9";
-  Extraction x = ExtractMove(
-      nlohmann::json({{"move", "e2e4"}, {"reasoning", long_reasoning}}).dump(), "stop", turn_);
-  ASSERT_EQ(x.label, ReplyLabel::kOk);
-  EXPECT_LE(x.reasoning.size(), kMaxReasoningBytes);
-  EXPECT_EQ(x.reasoning.size() % 2, 0u);
 }
 
 TEST_F(ChessPromptTest, LoadRefusesTheWrongSeatAndBadPositions) {

@@ -727,6 +727,15 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          return CallAs(stub, &Stub::GetModelStats, as, v1::ModelStatsRequest(), &resp);
        },
        {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
+      // Anyone may list the models; this arena runs without the gateway, so none can be had.
+      {"ListModels",
+       [&](const As& as) {
+         v1::ArenaListModelsResponse resp;
+         return CallAs(stub, &Stub::ListModels, as, v1::ArenaListModelsRequest(), &resp);
+       },
+       {Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE,
+        Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE,
+        Code::UNAVAILABLE}},
   };
 
   // No RPC of the service is missing from the table.

@@ -218,11 +218,92 @@ TEST_F(GatewayTest, GarbageAndTruncatedRepliesExhaustTheRepromptLimit) {
   v1::ModelTurnResponse t;
   ASSERT_TRUE(Choose(req, &t).ok());
   EXPECT_FALSE(t.ok());
+  EXPECT_EQ(t.failure(), "truncated");  // not "illegal": the answers were cut off
   EXPECT_EQ(Labels(t), std::vector<std::string>(2, "truncated"));
+  EXPECT_THAT(t.attempts(1).prompt(), HasSubstr("cut off"));
   for (const auto& a : t.attempts()) EXPECT_EQ(a.completion_tokens(), a.max_tokens());
   ExpectWithinCap(t, 1'000'000);
   EXPECT_EQ(mock_->Requests("mock-garbage"), 4);
   EXPECT_EQ(mock_->Requests("mock-truncated"), 2);
+}
+
+TEST_F(GatewayTest, AReplyWithoutUsageIsChargedTheUpperEstimate) {
+  v1::ModelTurnResponse r;
+  ASSERT_TRUE(Choose(Turn("mock-no-usage"), &r).ok());
+  ASSERT_TRUE(r.ok()) << r.DebugString();
+  EXPECT_THAT(legal_, ::testing::Contains(r.move().text()));
+  ASSERT_EQ(Labels(r), std::vector<std::string>({"ok"}));
+  const auto& a = r.attempts(0);
+  EXPECT_TRUE(a.usage_estimated());
+  EXPECT_FALSE(a.usage_disputed());
+  EXPECT_EQ(a.prompt_tokens(), 0);  // nothing reported
+  EXPECT_GT(a.cost_microcredits(), 0);
+  EXPECT_EQ(a.cost_microcredits(), a.worst_case_microcredits());
+  // The estimate covers more than the provider could have billed for the same exchange.
+  v1::ModelTurnResponse honest;
+  ASSERT_TRUE(Choose(Turn("mock-competent"), &honest).ok());
+  EXPECT_FALSE(honest.attempts(0).usage_estimated());
+  EXPECT_GT(a.cost_microcredits(), honest.attempts(0).cost_microcredits());
+  EXPECT_EQ(a.worst_case_microcredits(), honest.attempts(0).worst_case_microcredits());
+  EXPECT_EQ(r.total_cost_microcredits(), a.cost_microcredits());
+  ExpectWithinCap(r, 1'000'000);
+  EXPECT_THAT(gateway_->process().Stderr(), HasSubstr("has no usage"));
+}
+
+TEST_F(GatewayTest, UsageThatCannotBeRightIsLoggedAndChargedAtTheLarger) {
+  v1::ModelTurnResponse r;
+  ASSERT_TRUE(Choose(Turn("mock-underreports"), &r).ok());
+  ASSERT_TRUE(r.ok()) << r.DebugString();
+  ASSERT_EQ(Labels(r), std::vector<std::string>({"ok"}));
+  const auto& a = r.attempts(0);
+  EXPECT_EQ(a.prompt_tokens(), 1);  // as reported, for the record
+  EXPECT_EQ(a.completion_tokens(), 1);
+  EXPECT_TRUE(a.usage_disputed());
+  EXPECT_TRUE(a.usage_estimated());
+  EXPECT_EQ(a.cost_microcredits(), a.worst_case_microcredits());
+  EXPECT_GT(a.cost_microcredits(), 1);  // what 1 + 1 tokens would have cost, rounded up
+  ExpectWithinCap(r, 1'000'000);
+  EXPECT_THAT(gateway_->process().Stderr(), HasSubstr("usage disagrees"));
+}
+
+TEST_F(GatewayTest, AProseAnswerIsReadAfterItsMarker) {
+  v1::ModelTurnResponse r;
+  ASSERT_TRUE(Choose(Turn("mock-prose"), &r).ok());
+  ASSERT_TRUE(r.ok()) << r.DebugString();
+  ASSERT_EQ(Labels(r), std::vector<std::string>({"ok"}));
+  const auto& a = r.attempts(0);
+  // The reply names another legal move first and its answer after "**Final Answer:**".
+  const std::string marker = "**Final Answer:** ";
+  size_t at = a.reply().rfind(marker);
+  ASSERT_NE(at, std::string::npos) << a.reply();
+  EXPECT_EQ(r.move().text(), a.reply().substr(at + marker.size()));
+  EXPECT_THAT(legal_, ::testing::Contains(r.move().text()));
+  EXPECT_THAT(r.reasoning(), HasSubstr("One idea is"));
+  EXPECT_FALSE(a.usage_estimated());
+  int64_t pico = a.prompt_tokens() * 1'000'000 + a.completion_tokens() * 2'000'000;
+  EXPECT_EQ(a.cost_microcredits(), (pico + 999'999) / 1'000'000);
+  EXPECT_GT(a.cost_microcredits(), 0);
+  ExpectWithinCap(r, 1'000'000);
+}
+
+TEST_F(GatewayTest, AnAmbiguousAnswerIsRepromptedSayingWhatWasAmbiguous) {
+  v1::ModelTurnResponse r;
+  ASSERT_TRUE(Choose(Turn("mock-ambiguous-then-json"), &r).ok());
+  ASSERT_TRUE(r.ok()) << r.DebugString();
+  ASSERT_EQ(Labels(r), std::vector<std::string>({"unparsable", "ok"}));
+  const std::string& first = r.attempts(0).reply();
+  const std::string& again = r.attempts(1).prompt();
+  EXPECT_THAT(again, HasSubstr("ambiguous"));
+  // The re-prompt names both moves the reply named ("Both X and Y look fine to me.").
+  std::vector<std::string> named;
+  for (const auto& m : legal_) {
+    if (first.find(m) != std::string::npos) named.push_back(m);
+  }
+  ASSERT_EQ(named.size(), 2u) << first;
+  for (const auto& m : named) EXPECT_THAT(again, HasSubstr(m));
+  EXPECT_THAT(legal_, ::testing::Contains(r.move().text()));
+  for (const auto& at : r.attempts()) EXPECT_GT(at.cost_microcredits(), 0);
+  ExpectWithinCap(r, 1'000'000);
 }
 
 TEST_F(GatewayTest, RateLimitIsRetriedAfterRetryAfter) {

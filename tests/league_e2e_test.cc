@@ -3,6 +3,8 @@
 // the logs, the standings and the ratings checked against what the games recorded.
 #include <signal.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -754,6 +756,173 @@ TEST(LeagueE2eTest, ToyGameIsSeatedPlayedAndWatchedWithoutKnowingIt) {
   EXPECT_THAT(text, HasSubstr("(model mock-competent)"));
   EXPECT_THAT(text, HasSubstr("finished:"));
   EXPECT_EQ(text.find('\033'), std::string::npos) << "terminal codes written to a file";
+}
+
+// A proto int64 as ProtoToJson stores it (a string), or 0 when absent.
+int64_t JsonInt(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) return 0;
+  if (j[key].is_string()) return std::stoll(j[key].get<std::string>());
+  return j[key].get<int64_t>();
+}
+
+// Issue 18: models that answer in prose, send no usage, or report usage that cannot be right
+// play a league; the catalogue refuses a misspelt model; every turn's charge is non-zero and
+// the same in the ledger, the turn's attempts and the per-model statistics.
+TEST(LeagueE2eTest, ModelTurnsAreReadAndBilledHonestly) {
+  Deployment d;
+  ASSERT_TRUE(d.ok());
+  auto stub = d.Arena();
+  const std::string admin = AdminToken(*stub);
+  FundPool(*stub, admin);
+
+  // The catalogue: the gateway's models with prices and context sizes, through arena and
+  // arenactl.
+  v1::ArenaListModelsResponse listed;
+  ASSERT_TRUE(CallAs(*stub, &Stub::ListModels, As{}, v1::ArenaListModelsRequest(), &listed).ok());
+  std::map<std::string, v1::ModelInfo> catalogue;
+  for (const auto& m : listed.models()) catalogue[m.id()] = m;
+  ASSERT_TRUE(catalogue.count("mock-prose"));
+  EXPECT_DOUBLE_EQ(catalogue["mock-prose"].input_usd_per_token(), 1e-6);
+  EXPECT_DOUBLE_EQ(catalogue["mock-prose"].output_usd_per_token(), 2e-6);
+  EXPECT_EQ(catalogue["mock-prose"].context_length(), 128000);
+  EXPECT_FALSE(listed.stale());
+  {
+    Subprocess ctl({ARENACTL_BIN, "models", "--arena_addr=" + d.Address("arena")});
+    ASSERT_EQ(ctl.Wait(absl::Seconds(60)).value_or(-1), 0) << ctl.Stderr();
+    EXPECT_THAT(ctl.Stderr(), HasSubstr("mock-no-usage"));
+    EXPECT_THAT(ctl.Stderr(), HasSubstr("128000"));
+  }
+
+  v1::CreateLeagueRequest create;
+  create.set_name("e2e honest turns");
+  *create.mutable_settings() = TwoPlayerDarts();
+  create.mutable_settings()->set_move_cap(16);
+  for (auto p : {Model("mock-prose"), Model("mock-no-usage"), Model("mock-underreports"), Bot(1)}) {
+    *create.add_participants() = p;
+  }
+  create.set_concurrency(3);
+  create.mutable_policy()->set_turn_cost_cap_microcredits(50'000);
+
+  // A misspelt model id is refused with the nearest known ids, and nothing is made.
+  v1::CreateLeagueRequest typo = create;
+  typo.mutable_participants(0)->mutable_spec()->set_model_id("mock-prsoe");
+  v1::League refused;
+  grpc::Status no = CallAs(*stub, &Stub::CreateLeague, As{admin}, typo, &refused);
+  EXPECT_EQ(no.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << no.error_message();
+  EXPECT_THAT(no.error_message(), HasSubstr("'mock-prsoe'"));
+  EXPECT_THAT(no.error_message(), HasSubstr("mock-prose"));
+  v1::ArenaCreateTableRequest table;
+  *table.mutable_settings() = TwoPlayerDarts();
+  for (const char* model : {"mock-competent", "mock-competnt"}) {
+    v1::ArenaSeat* seat = table.add_seats();
+    seat->mutable_spec()->set_kind(v1::SEAT_KIND_MODEL);
+    seat->mutable_spec()->set_model_id(model);
+    seat->mutable_spec()->set_funding(v1::FUNDING_DONATED_CREDITS);
+  }
+  v1::ArenaCreateTableResponse made;
+  no = CallAs(*stub, &Stub::CreateTable, As{admin}, table, &made);
+  EXPECT_EQ(no.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << no.error_message();
+  EXPECT_THAT(no.error_message(), HasSubstr("'mock-competnt'; the nearest known: mock-competent"));
+  {
+    pqxx::connection conn(d.db().url());
+    pqxx::work txn(conn);
+    EXPECT_EQ(txn.exec("SELECT count(*) FROM arena.driven_tables")[0][0].as<int>(), 0);
+    EXPECT_EQ(txn.exec("SELECT count(*) FROM arena.leagues")[0][0].as<int>(), 0);
+  }
+
+  v1::League league;
+  grpc::Status s = CallAs(*stub, &Stub::CreateLeague, As{admin}, create, &league);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  v1::LeagueRef ref;
+  ref.set_league_id(league.league_id());
+  ASSERT_TRUE(CallAs(*stub, &Stub::StartLeague, As{admin}, ref, &league).ok());
+  v1::StandingsResponse standings;
+  absl::Time deadline = absl::Now() + absl::Minutes(8);
+  while (absl::Now() < deadline) {
+    if (CallAs(*stub, &Stub::GetStandings, As{}, ref, &standings).ok() &&
+        standings.league().state() == "finished") {
+      break;
+    }
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  ASSERT_EQ(standings.league().state(), "finished") << d.AllLogs().substr(0, 20000);
+  EXPECT_EQ(standings.league().games_finished(), 12);  // 6 pairs, both seating orders
+
+  pqxx::connection conn(d.db().url());
+  pqxx::work txn(conn);
+  std::map<std::string, int64_t> cost_of, turns_of;
+  int estimated = 0, disputed = 0;
+  for (const auto& row :
+       txn.exec("SELECT t.game_id, t.turn_seq, t.participant, t.outcome, t.cost, t.illegal, "
+                "t.unparsable, t.attempts_json, "
+                "(SELECT coalesce(sum(h.posted_amount), 0) FROM arena.ledger_requests q "
+                " JOIN arena.holds h ON h.hold_id = q.result_id "
+                " WHERE q.request_key LIKE 'turn:' || t.game_id || ':' || t.turn_seq || ':%') "
+                "FROM arena.ai_turns t")) {
+    const std::string where = row[0].as<std::string>() + " seq " + row[1].as<std::string>();
+    const std::string participant = row[2].as<std::string>();
+    const int64_t cost = row[4].as<int64_t>();
+    SCOPED_TRACE(participant + " " + where);
+    // Every reply was read: no illegal or unparsable turn, nothing forfeited.
+    EXPECT_EQ(row[3].as<std::string>(), "ok");
+    EXPECT_EQ(row[5].as<int>(), 0);
+    EXPECT_EQ(row[6].as<int>(), 0);
+    // Every turn's charge is non-zero and the ledger's, and its attempts add up to it.
+    EXPECT_GT(cost, 0);
+    EXPECT_EQ(row[8].as<int64_t>(), cost) << "ledger differs from the turn's charge";
+    nlohmann::json attempts = nlohmann::json::parse(row[7].as<std::string>());
+    int64_t sum = 0;
+    for (const auto& a : attempts) {
+      sum += JsonInt(a, "cost_microcredits");
+      EXPECT_EQ(a.value("label", ""), "ok");
+      bool est = a.value("usage_estimated", false), dis = a.value("usage_disputed", false);
+      estimated += est;
+      disputed += dis;
+      if (participant == "model:mock-no-usage") {
+        EXPECT_TRUE(est);
+        EXPECT_EQ(JsonInt(a, "cost_microcredits"), JsonInt(a, "worst_case_microcredits"));
+      } else if (participant == "model:mock-underreports") {
+        EXPECT_TRUE(dis);
+        EXPECT_EQ(JsonInt(a, "cost_microcredits"), JsonInt(a, "worst_case_microcredits"));
+      } else {
+        EXPECT_FALSE(est || dis);
+      }
+    }
+    EXPECT_EQ(sum, cost);
+    cost_of[participant] += cost;
+    turns_of[participant]++;
+  }
+  for (const char* m : {"model:mock-prose", "model:mock-no-usage", "model:mock-underreports"}) {
+    EXPECT_GT(turns_of[m], 0) << m;
+  }
+  EXPECT_GT(estimated, 0);
+  EXPECT_GT(disputed, 0);
+
+  // The books: model spend in the ledger is the turns' charges; nothing is held.
+  auto spent = txn.exec(
+                      "SELECT coalesce(sum(t.amount), 0) FROM arena.transfers t "
+                      "JOIN arena.ledger_accounts a ON a.ledger_account_id = t.credit_id "
+                      "WHERE a.name = 'system:model_spend'")[0][0]
+                   .as<int64_t>();
+  int64_t all = 0;
+  for (const auto& [m, c] : cost_of) all += c;
+  EXPECT_EQ(spent, all);
+  EXPECT_EQ(
+      txn.exec("SELECT coalesce(sum(held), 0) FROM arena.ledger_accounts")[0][0].as<int64_t>(), 0);
+  txn.commit();
+
+  // The per-model statistics say the same.
+  v1::ModelStatsResponse stats;
+  ASSERT_TRUE(CallAs(*stub, &Stub::GetModelStats, As{}, v1::ModelStatsRequest(), &stats).ok());
+  for (const auto& m : stats.models()) {
+    const std::string participant = "model:" + m.model_id();
+    SCOPED_TRACE(participant);
+    EXPECT_EQ(m.moves(), turns_of[participant]);
+    EXPECT_NEAR(m.cost_per_game_microcredits() * m.games(), cost_of[participant], 1e-6);
+    EXPECT_EQ(m.illegal_per_1000_moves(), 0);
+    EXPECT_EQ(m.unparsable_per_1000_moves(), 0);
+    EXPECT_EQ(m.forfeits(), 0);
+  }
 }
 
 }  // namespace

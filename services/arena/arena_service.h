@@ -18,6 +18,7 @@
 #include "services/arena/accounts.h"
 #include "services/arena/league_runner.h"
 #include "services/arena/ledger.h"
+#include "services/arena/model_catalogue.h"
 #include "services/arena/seat_driver.h"
 #include "services/common/rate_limit.h"
 #include "services/common/service_auth.h"
@@ -36,6 +37,7 @@ struct PlayDeps {
   ServiceClients* clients = nullptr;
   SeatDriver* driver = nullptr;
   LeagueRunner* leagues = nullptr;
+  ModelCatalogue* catalogue = nullptr;
   int clue_level = 4;
 };
 
@@ -104,6 +106,8 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   Reactor* ListMatches(Ctx*, const v1::ListMatchesRequest*, v1::ListMatchesResponse*) override;
   Reactor* ExportGame(Ctx*, const v1::ExportGameRequest*, v1::ExportGameResponse*) override;
   Reactor* GetModelStats(Ctx*, const v1::ModelStatsRequest*, v1::ModelStatsResponse*) override;
+  Reactor* ListModels(Ctx*, const v1::ArenaListModelsRequest*,
+                      v1::ArenaListModelsResponse*) override;
 
  private:
   Reactor* LeagueVerb(Ctx* ctx, const v1::LeagueRef* req, v1::League* resp, const char* verb);
@@ -112,6 +116,8 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   absl::Status ExportGameWork(const Ctx& ctx, const v1::ExportGameRequest& req,
                               v1::ExportGameResponse* resp);
   absl::Status PlayAvailable() const;
+  // INVALID_ARGUMENT when a model id is not in the gateway's catalogue (see ModelCatalogue).
+  absl::Status CheckModelIds(const std::vector<std::string>& model_ids);
 
   // Checks every text field of `req` (common::CheckMessageText) before queueing `work`.
   Reactor* Run(Ctx* ctx, const google::protobuf::Message& req, WorkQueue& queue,

@@ -50,6 +50,8 @@ ABSL_FLAG(double, tables_per_minute, 10, "Tables a caller regains a minute.");
 ABSL_FLAG(double, clue_burst, 3, "Clues one seat may ask at once.");
 ABSL_FLAG(double, clues_per_minute, 12, "Clues a seat regains a minute.");
 ABSL_FLAG(int, max_concurrent_clues, 4, "Clue searches running at once, for everyone.");
+ABSL_FLAG(int, model_catalogue_ttl_s, 600,
+          "How long the gateway's model list is cached before it is fetched again.");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& ArenaMigrations();
@@ -164,6 +166,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<arena::clients::ServiceClients> clients;
   std::unique_ptr<arena::service::SeatDriver> driver;
   std::unique_ptr<arena::service::LeagueRunner> leagues;
+  std::unique_ptr<arena::service::ModelCatalogue> catalogue;
   arena::service::PlayDeps play;
   play.pool = pool.get();
   play.clue_level = absl::GetFlag(FLAGS_clue_level);
@@ -174,6 +177,10 @@ int main(int argc, char** argv) {
   const int tick_ms = absl::GetFlag(FLAGS_league_tick_ms);
   if (bot_cap_ms < 10) DieAtStartup(absl::InvalidArgumentError("--bot_time_cap_ms must be >= 10"));
   if (tick_ms < 10) DieAtStartup(absl::InvalidArgumentError("--league_tick_ms must be >= 10"));
+  const int catalogue_ttl_s = absl::GetFlag(FLAGS_model_catalogue_ttl_s);
+  if (catalogue_ttl_s < 0) {
+    DieAtStartup(absl::InvalidArgumentError("--model_catalogue_ttl_s must not be negative"));
+  }
   const int given =
       !addresses.game_state.empty() + !addresses.bot.empty() + !addresses.gateway.empty();
   if (given != 0 && given != 3) {
@@ -190,6 +197,19 @@ int main(int argc, char** argv) {
     leagues = std::make_unique<arena::service::LeagueRunner>(*clients, *pool, *driver,
                                                              absl::Milliseconds(tick_ms));
     driver->SetOnGameEnd([&leagues](const std::string&) { leagues->Wake(); });
+    arena::service::ServiceClients* gateway_clients = clients.get();
+    catalogue = std::make_unique<arena::service::ModelCatalogue>(
+        [gateway_clients]() -> absl::StatusOr<std::vector<arena::v1::ModelInfo>> {
+          grpc::ClientContext ctx;
+          gateway_clients->Prepare(ctx, absl::Seconds(20));
+          arena::v1::ListModelsResponse listed;
+          grpc::Status s =
+              gateway_clients->gateway().ListModels(&ctx, arena::v1::ListModelsRequest(), &listed);
+          if (!s.ok()) return arena::common::FromGrpc(s);
+          return std::vector<arena::v1::ModelInfo>(listed.models().begin(), listed.models().end());
+        },
+        absl::Seconds(catalogue_ttl_s));
+    play.catalogue = catalogue.get();
     play.clients = clients.get();
     play.driver = driver.get();
     play.leagues = leagues.get();

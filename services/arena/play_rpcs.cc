@@ -5,7 +5,7 @@
 //   verbs only for the league's creator or an admin.
 //   GetClue: whoever holds the seat's credential (checked by arena-game-state).
 //   GetTable, ListLeagues, GetStandings, GetLeaderboard, ListMatches, ExportGame (public
-//   games), GetModelStats: anyone.
+//   games), GetModelStats, ListModels: anyone.
 #include <algorithm>
 
 #include "absl/strings/match.h"
@@ -41,6 +41,11 @@ absl::Status ArenaServiceImpl::PlayAvailable() const {
         "arena runs without --game_state_addr, --bot_addr and --gateway_addr: no tables");
   }
   return absl::OkStatus();
+}
+
+absl::Status ArenaServiceImpl::CheckModelIds(const std::vector<std::string>& model_ids) {
+  if (play_.catalogue == nullptr) return absl::OkStatus();
+  return play_.catalogue->CheckKnown(model_ids);
 }
 
 // --- Tables --------------------------------------------------------------------------------
@@ -103,6 +108,11 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
   auto policy = NormalizePolicy(req.policy(), /*league=*/false);
   if (!policy.ok()) return policy.status();
   if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+  std::vector<std::string> model_ids;
+  for (const v1::ArenaSeat& seat : req.seats()) {
+    if (seat.spec().kind() == v1::SEAT_KIND_MODEL) model_ids.push_back(seat.spec().model_id());
+  }
+  if (absl::Status s = CheckModelIds(model_ids); !s.ok()) return s;
 
   v1::CreateTableRequest create;
   *create.mutable_settings() = in;
@@ -333,6 +343,11 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::CreateLeague(Ctx* ctx,
       if (req->name().empty()) return absl::InvalidArgumentError("a league needs a name");
       return PlayAvailable();
     }
+    std::vector<std::string> model_ids;
+    for (const v1::LeagueParticipant& p : req->participants()) {
+      if (p.spec().kind() == v1::SEAT_KIND_MODEL) model_ids.push_back(p.spec().model_id());
+    }
+    if (absl::Status s = CheckModelIds(model_ids); !s.ok()) return s;
     auto league = play_.leagues->Create(*who, *req);
     if (!league.ok()) return league.status();
     *resp = *std::move(league);
@@ -574,6 +589,22 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetModelStats(Ctx* ctx,
       }
       return absl::OkStatus();
     });
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::ListModels(Ctx* ctx,
+                                                        const v1::ArenaListModelsRequest* req,
+                                                        v1::ArenaListModelsResponse* resp) {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
+    if (absl::Status s = PlayAvailable(); !s.ok()) return s;
+    if (play_.catalogue == nullptr) return absl::UnavailableError("no model catalogue");
+    auto catalogue = play_.catalogue->Get();
+    if (!catalogue.ok()) return catalogue.status();
+    resp->Clear();
+    for (const v1::ModelInfo& m : catalogue->models) *resp->add_models() = m;
+    MicrosToTimestamp(absl::ToUnixMicros(catalogue->fetched_at), resp->mutable_fetched_at());
+    resp->set_stale(catalogue->stale);
+    return absl::OkStatus();
   });
 }
 

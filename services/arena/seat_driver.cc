@@ -812,7 +812,9 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
         common::LogWarning("model seat paused: its key is needed again",
                            {{"game_id", game_id}, {"seat", d.seat}});
         return;
-      } else if (failure == "illegal" || failure == "cost_cap") {
+      } else if (failure == "illegal" || failure == "truncated" || failure == "cost_cap") {
+        // The model's answers were unusable (truncated: the last one was cut at the length
+        // limit): the illegal-move policy, with the outcome saying which.
         t.outcome = failure;
         t.action_kind = policy.illegal_move() == "lose-game" ? v1::ACTION_KIND_RESIGN
                                                              : v1::ACTION_KIND_FORFEIT_TURN;

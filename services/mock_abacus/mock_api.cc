@@ -95,22 +95,25 @@ MockResponse MockAbacus::Handle(const std::string& method, const std::string& pa
   return r;
 }
 
-std::string MockAbacus::CompetentReply(const std::string& prompt_text, bool* ok) const {
-  *ok = false;
-  auto found = gateway::FindPromptedPosition(prompt_text);
-  if (!found.ok()) return "";
+void MockAbacus::CompetentReply(ParsedChat& chat) const {
+  chat.competent_ok = false;
+  auto found = gateway::FindPromptedPosition(chat.user_text);
+  if (!found.ok()) return;
   const engine::Game* game = engine::FindGame(found->game_id);
-  if (game == nullptr) return "";
+  if (game == nullptr) return;
   auto variant = engine::Variant::Parse(found->variant);
-  if (!variant.ok()) return "";
+  if (!variant.ok()) return;
   auto state = game->Parse(found->position, *variant);
-  if (!state.ok()) return "";
+  if (!state.ok()) return;
   auto legal = (*state)->LegalActions();
-  if (legal.empty()) return "";
-  const std::string& move = legal[std::hash<std::string>()(found->position) % legal.size()];
-  *ok = true;
-  return json({{"move", move}, {"reasoning", "It develops my position and keeps my king safe."}})
-      .dump();
+  if (legal.empty()) return;
+  const size_t pick = std::hash<std::string>()(found->position) % legal.size();
+  chat.move = legal[pick];
+  chat.other = legal.size() > 1 ? legal[(pick + 1) % legal.size()] : "";
+  chat.competent_ok = true;
+  chat.competent =
+      json({{"move", chat.move}, {"reasoning", "It develops my position and keeps my king safe."}})
+          .dump();
 }
 
 MockAbacus::ParsedChat& MockAbacus::Parse(const std::string& body) {
@@ -139,7 +142,7 @@ MockAbacus::ParsedChat& MockAbacus::Parse(const std::string& body) {
 
 const std::string& MockAbacus::Competent(ParsedChat& chat, bool* ok) const {
   if (!chat.competent_done) {
-    chat.competent = CompetentReply(chat.user_text, &chat.competent_ok);
+    CompetentReply(chat);
     chat.competent_done = true;
   }
   *ok = chat.competent_ok;
@@ -218,6 +221,31 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
       if (!ok) content = "I only play chess.";
       break;
     }
+    case Behaviour::kProse: {
+      bool ok;
+      Competent(chat, &ok);
+      if (!ok) {
+        content = "I cannot read the position you gave me.";
+        break;
+      }
+      content = "Let me look at the position first.\n";
+      if (!chat.other.empty()) {
+        content += "One idea is " + chat.other + ", but it leaves my pieces loose.\n";
+      }
+      content += "Weighing the options, " + chat.move +
+                 " is the most solid continuation.\n\n**Final Answer:** " + chat.move;
+      break;
+    }
+    case Behaviour::kAmbiguousThenJson: {
+      bool ok;
+      const std::string& competent = Competent(chat, &ok);
+      if (assistant_turns > 0 || !ok || chat.other.empty()) {
+        content = ok ? competent : "I cannot read the position you gave me.";
+      } else {
+        content = "Both " + chat.move + " and " + chat.other + " look fine to me.";
+      }
+      break;
+    }
     case Behaviour::kSlow:
       out.delay_ms = options_.slow_ms;
       [[fallthrough]];
@@ -238,19 +266,24 @@ MockResponse MockAbacus::ChatCompletion(int key_index, const std::string& body) 
   int64_t prompt_tokens = CeilTokens(prompt_bytes) + 4 * messages;
   double usd = prompt_tokens * model->input_usd + completion_tokens * model->output_usd;
   int64_t cost_micro = static_cast<int64_t>(std::ceil(usd * 1e6 - 1e-9));
-  balances_[key_index] -= cost_micro;
+  balances_[key_index] -= cost_micro;  // what the account pays, whatever the reply says
   json reply = {
       {"id", "chatcmpl-mock"},
       {"object", "chat.completion"},
       {"model", model_id},
       {"choices", json::array({{{"index", 0},
                                 {"message", {{"role", "assistant"}, {"content", content}}},
-                                {"finish_reason", finish}}})},
-      {"usage",
-       {{"prompt_tokens", prompt_tokens},
-        {"completion_tokens", completion_tokens},
-        {"total_tokens", prompt_tokens + completion_tokens},
-        {"compute_points_used", cost_micro}}}};
+                                {"finish_reason", finish}}})}};
+  if (model->behaviour == Behaviour::kUnderReports) {
+    prompt_tokens = 1;
+    completion_tokens = 1;
+  }
+  if (model->behaviour != Behaviour::kNoUsage) {
+    reply["usage"] = {{"prompt_tokens", prompt_tokens},
+                      {"completion_tokens", completion_tokens},
+                      {"total_tokens", prompt_tokens + completion_tokens},
+                      {"compute_points_used", cost_micro}};
+  }
   int delay = out.delay_ms;
   out = JsonResponse(200, reply);
   out.delay_ms = delay;

@@ -54,13 +54,16 @@ class MockAbacus {
     bool competent_done = false;
     bool competent_ok = false;
     std::string competent;  // CompetentReply(user_text), once asked for
+    std::string move;       // the legal move that reply names
+    std::string other;      // another legal move ("" when there is only one)
   };
   static constexpr size_t kMaxParsedBodies = 1024;  // the cache is emptied when it is full
 
   MockResponse ChatCompletion(int key_index, const std::string& body);
   ParsedChat& Parse(const std::string& body);
   const std::string& Competent(ParsedChat& chat, bool* ok) const;
-  std::string CompetentReply(const std::string& prompt_text, bool* ok) const;
+  // Sets chat.competent, .move and .other from the position in chat.user_text.
+  void CompetentReply(ParsedChat& chat) const;
 
   Options options_;
   std::vector<std::string> keys_;

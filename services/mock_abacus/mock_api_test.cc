@@ -60,5 +60,41 @@ TEST(MockAbacusTest, RateLimitedOnceStillLimitsOnceWithTheCache) {
   EXPECT_EQ(mock->Handle("POST", "/v1/chat/completions", "Bearer nope", body).status, 401);
 }
 
+// The replies real models give: no usage block, usage that cannot be right, prose answers;
+// each still charges the key what the call cost.
+TEST(MockAbacusTest, UsageAndProseBehaviours) {
+  auto mock = MockAbacus::Make("k1:1000000", {});
+  ASSERT_TRUE(mock.ok());
+  auto content = [](const json& reply) {
+    return reply["choices"][0]["message"]["content"].get<std::string>();
+  };
+  MockResponse none =
+      mock->Handle("POST", "/v1/chat/completions", "Bearer k1", ChessBody("mock-no-usage"));
+  ASSERT_EQ(none.status, 200) << none.body;
+  json jn = json::parse(none.body);
+  EXPECT_FALSE(jn.contains("usage"));
+  EXPECT_FALSE(json::parse(content(jn))["move"].get<std::string>().empty());
+
+  MockResponse under =
+      mock->Handle("POST", "/v1/chat/completions", "Bearer k1", ChessBody("mock-underreports"));
+  json ju = json::parse(under.body);
+  EXPECT_EQ(ju["usage"]["prompt_tokens"], 1);
+  EXPECT_EQ(ju["usage"]["completion_tokens"], 1);
+  EXPECT_GT(ju["usage"]["compute_points_used"].get<int64_t>(), 1);
+
+  MockResponse prose =
+      mock->Handle("POST", "/v1/chat/completions", "Bearer k1", ChessBody("mock-prose"));
+  json jp = json::parse(prose.body);
+  std::string text = content(jp);
+  size_t final_at = text.rfind("**Final Answer:** ");
+  ASSERT_NE(final_at, std::string::npos) << text;
+  std::string move = text.substr(final_at + 18);
+  MockResponse competent =
+      mock->Handle("POST", "/v1/chat/completions", "Bearer k1", ChessBody("mock-competent"));
+  EXPECT_EQ(move, json::parse(content(json::parse(competent.body)))["move"]);
+  EXPECT_NE(text.find("One idea is "), std::string::npos);  // another legal move, named first
+  EXPECT_EQ(jp["choices"][0]["finish_reason"], "stop");
+}
+
 }  // namespace
 }  // namespace arena::mock_abacus

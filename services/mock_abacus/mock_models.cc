@@ -22,6 +22,11 @@ const std::vector<MockModel>& MockModels() {
     // Models of known strength for the Stockfish-anchored chess leaderboard (issue 19).
     add("mock-stockfish-1500", Behaviour::kStockfish, 0.000001, 0.000002, 1e-6, 2e-6);
     add("mock-stockfish-1800", Behaviour::kStockfish, 0.000001, 0.000002, 1e-6, 2e-6);
+    // Replies real models give (issue 18): no usage, usage that cannot be right, prose.
+    add("mock-no-usage", Behaviour::kNoUsage, 0.000001, 0.000002, 1e-6, 2e-6);
+    add("mock-underreports", Behaviour::kUnderReports, 0.000001, 0.000002, 1e-6, 2e-6);
+    add("mock-prose", Behaviour::kProse, 0.000001, 0.000002, 1e-6, 2e-6);
+    add("mock-ambiguous-then-json", Behaviour::kAmbiguousThenJson, 0.000001, 0.000002, 1e-6, 2e-6);
     return m;
   }();
   return models;

@@ -18,6 +18,10 @@ enum class Behaviour {
   kServerError,       // always 500
   kOutOfCredits,      // always the out-of-credits answer
   kStockfish,         // chess at a Stockfish level: "mock-stockfish-<elo>" (stockfish_model.h)
+  kNoUsage,           // competent, but the reply has no usage block
+  kUnderReports,      // competent, but its usage claims 1 prompt and 1 completion token
+  kProse,             // reasons in prose naming another legal move, ends "**Final Answer:** <move>"
+  kAmbiguousThenJson,  // prose naming two legal moves and no marker; JSON once re-prompted
 };
 
 struct MockModel {

@@ -445,6 +445,7 @@ const std::map<std::string, Command>& Commands() {
       {"matches", arena::arenactl::MatchesCommand},
       {"export", arena::arenactl::ExportCommand},
       {"model-stats", arena::arenactl::ModelStatsCommand},
+      {"models", arena::arenactl::ModelsCommand},
       {"table", arena::arenactl::TableCommand},
       {"supply-key", arena::arenactl::SupplyKeyCommand},
       {"clue", arena::arenactl::ClueCommand},
@@ -509,7 +510,8 @@ constexpr char kUsage[] =
     "  standings ID | leaderboard GAME\n"
     "Matches and AI seats:\n"
     "  matches [--league=ID] [--participant=P] [--game=GAME] [--state=S]\n"
-    "  export GAME [--pgn] | model-stats [MODEL] [--game=G] [--variant=K=V,..] | table GAME\n"
+    "  export GAME [--pgn] | model-stats [MODEL] [--game=G] [--variant=K=V,..] | models\n"
+    "  table GAME\n"
     "  supply-key GAME SEAT --key_file=F      the key is read from F only, never echoed\n"
     "  clue GAME SEAT --seat_credential_file=F\n"
     "Admin commands (need --reason):\n"

@@ -101,4 +101,23 @@ int ModelStatsCommand(const Args& a) {
   return 0;
 }
 
+int ModelsCommand(const Args& a) {
+  if (!a.empty()) return Usage("models");
+  ArenaClient client;
+  v1::ArenaListModelsResponse r;
+  if (!client.Call(&Stub::ListModels, v1::ArenaListModelsRequest(), &r)) return 1;
+  // Prices as listed per token, shown per million tokens.
+  TextTable table(
+      {{"MODEL"}, {"USD/M IN", true}, {"USD/M OUT", true}, {"CONTEXT", true}, {"MAX OUT", true}});
+  for (const v1::ModelInfo& m : r.models()) {
+    table.AddRow({m.id(), absl::StrFormat("%.4g", m.input_usd_per_token() * 1e6),
+                  absl::StrFormat("%.4g", m.output_usd_per_token() * 1e6),
+                  m.context_length() > 0 ? std::to_string(m.context_length()) : "-",
+                  m.max_completion_tokens() > 0 ? std::to_string(m.max_completion_tokens()) : "-"});
+  }
+  table.Print();
+  if (r.stale()) std::fprintf(stderr, "arenactl: the gateway did not answer; this list is stale\n");
+  return 0;
+}
+
 }  // namespace arena::arenactl

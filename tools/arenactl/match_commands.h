@@ -1,5 +1,6 @@
-// `arenactl matches`, `export` and `model-stats`: the match history `arena` keeps of every
-// table it seated AI at, one game's full record, and how each model has played.
+// `arenactl matches`, `export`, `model-stats` and `models`: the match history `arena` keeps
+// of every table it seated AI at, one game's full record, how each model has played, and the
+// models the gateway can reach.
 #pragma once
 
 #include "tools/arenactl/client.h"
@@ -12,5 +13,7 @@ int MatchesCommand(const Args& args);
 int ExportCommand(const Args& args);
 // model-stats [MODEL]
 int ModelStatsCommand(const Args& args);
+// models: the models the gateway can reach, with prices and context sizes
+int ModelsCommand(const Args& args);
 
 }  // namespace arena::arenactl
