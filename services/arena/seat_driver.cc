@@ -91,8 +91,8 @@ absl::Status CheckBotSeat(const v1::SeatSpec& s, const std::string& engine_game,
   if (s.stockfish_elo() != 0) {
     const bots::EloRange range = bots::ReferenceEloRange(engine_game);
     if (range.max == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "this game has no Stockfish levels (stockfish_elo); they play chess only"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("this game has no Stockfish levels (stockfish_elo); they play chess only"));
     }
     if (s.stockfish_elo() < range.min || s.stockfish_elo() > range.max) {
       return absl::InvalidArgumentError(

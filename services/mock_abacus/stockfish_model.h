@@ -1,7 +1,7 @@
 // Mock models of known strength (issue 19): "mock-stockfish-<elo>" answers every chess prompt
 // with the move Stockfish 15.1 chooses at UCI_LimitStrength / UCI_Elo <elo> and 100 ms a move —
-// what arena-bot's `stockfish:<elo>` seat plays (bots/chess/stockfish_player.h). Its true rating on the
-// Stockfish-anchored chess leaderboard is therefore <elo>, which a league can check it finds.
+// what arena-bot's `stockfish:<elo>` seat plays (bots/chess/stockfish_player.h). Its true rating on
+// the Stockfish-anchored chess leaderboard is therefore <elo>, which a league can check it finds.
 // Kept apart from the catalogue's other behaviours; other games get no move.
 #pragma once
 
