@@ -66,5 +66,42 @@ TEST_F(SingleStatementTest, AnErrorIsAStatusAndTheConnectionStaysUsable) {
   EXPECT_EQ(Query("SELECT count(*) FROM t"), 1);
 }
 
+// A service's pool finds its schema's tables by the schema it names, not because the role that
+// connects shares the schema's name (scripts/up's role is arena_service; the schema is arena).
+TEST(PgPoolSchemaTest, UnqualifiedNamesResolveInTheNamedSchemaWhateverTheRole) {
+  testing::TestDatabase db;
+  ASSERT_TRUE(db.ok());
+  {
+    pqxx::connection c(db.url());
+    pqxx::nontransaction n(c);
+    n.exec("CREATE SCHEMA served");
+    n.exec("CREATE TABLE served.rows (v int)");
+    n.exec("INSERT INTO served.rows VALUES (1), (2)");
+  }
+  auto count_rows = [](PgPool& pool) {
+    int64_t n = -1;
+    absl::Status s = pool.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+      try {
+        n = txn.exec1("SELECT count(*) FROM rows")[0].as<int64_t>();
+      } catch (const pqxx::sql_error& e) {
+        return absl::NotFoundError(e.what());
+      }
+      return absl::OkStatus();
+    });
+    return s.ok() ? absl::StatusOr<int64_t>(n) : absl::StatusOr<int64_t>(s);
+  };
+  PgPool::Options named;
+  named.schema = "served";
+  auto pool = PgPool::Create(db.url(), named);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  auto counted = count_rows(**pool);
+  ASSERT_TRUE(counted.ok()) << counted.status();
+  EXPECT_EQ(*counted, 2);
+  // Without it, the role's own search path does not find them (the role is named otherwise).
+  auto plain = PgPool::Create(db.url());
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(count_rows(**plain).ok());
+}
+
 }  // namespace
 }  // namespace arena::common

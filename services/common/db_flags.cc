@@ -29,6 +29,7 @@ std::unique_ptr<PgPool> OpenDatabaseOrDie(const std::string& schema,
   if (absl::GetFlag(FLAGS_migrate_only)) std::exit(0);
   PgPool::Options options;
   options.size = pool_size;
+  options.schema = schema;
   return ValueOrDie(PgPool::Create(url, options));
 }
 

@@ -25,7 +25,12 @@ absl::StatusOr<std::unique_ptr<pqxx::connection>> PgPool::Connect() {
   absl::Duration backoff = absl::Milliseconds(50);
   while (true) {
     try {
-      return std::make_unique<pqxx::connection>(conninfo_);
+      auto conn = std::make_unique<pqxx::connection>(conninfo_);
+      if (!options_.schema.empty()) {
+        pqxx::nontransaction n(*conn);
+        n.exec("SET search_path TO " + n.quote_name(options_.schema) + ", public");
+      }
+      return conn;
     } catch (const pqxx::broken_connection& e) {
       // The server may be restarting; keep trying for a while.
       if (absl::Now() + backoff > deadline) {

@@ -30,6 +30,10 @@ class PgPool {
     int max_attempts = 8;  // per Transact() call
     absl::Duration acquire_timeout = absl::Seconds(30);
     absl::Duration connect_retry = absl::Seconds(20);  // total time to keep reconnecting
+    // When set, every connection resolves unqualified names in this schema, then `public`
+    // (SET search_path), whatever the role is called: a service's queries never depend on its
+    // role being named after its schema.
+    std::string schema;
   };
 
   // Opens one connection eagerly to fail fast on a bad URL; the rest open on demand.
