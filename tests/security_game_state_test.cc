@@ -1,8 +1,7 @@
 // Issue 28, game-state side: the attacks that once worked against arena-game-state, replayed
 // against the real binary on PostgreSQL, each asserting the refusal and that nothing else
-// moved (other games, the attacked game's actions and clocks). Also the group commit's
-// isolation of a bad row (EventStore on a real database), and the private cluster's promise
-// that another local user opens no session.
+// moved (other games, the attacked game's actions and clocks), and the private cluster's
+// promise that another local user opens no session.
 #include <pwd.h>
 #include <unistd.h>
 
@@ -12,15 +11,8 @@
 #include <thread>
 
 #include "engine/core/game.h"
-#include "services/common/migrate.h"
-#include "services/common/pg_pool.h"
-#include "services/game_state/event_store.h"
 #include "tests/game_state_support.h"
 #include "tests/support/subprocess.h"
-
-namespace arena::migrations {
-const std::vector<common::Migration>& GameMigrations();
-}
 
 namespace arena::testing {
 namespace {
@@ -340,85 +332,8 @@ TEST(SecurityGameStateTest, AnonymousTablesAndWatchStreamsHaveQuotas) {
   }
 }
 
-// --- The group commit ------------------------------------------------------------------------
-
-TEST(SecurityGameStateTest, OneBadRowNeverFailsTheOthersInItsBatch) {
-  TestDatabase db;
-  ASSERT_TRUE(db.ok());
-  ASSERT_TRUE(common::ApplyMigrations(db.url(), "game", migrations::GameMigrations()).ok());
-  auto pool = common::PgPool::Create(db.url());
-  ASSERT_TRUE(pool.ok()) << pool.status();
-  game_state::EventStore store(pool->get());
-
-  auto game_item = [](const std::string& id) {
-    game_state::WriteItem item;
-    item.game_id = id;
-    game_state::StoredGame g;
-    g.game_id = id;
-    g.game_kind = "chess";
-    g.settings_json = "{}";
-    g.status = "waiting";
-    g.seed_commitment = "c";
-    item.statements.push_back(game_state::EventStore::InsertGame(g));
-    return item;
-  };
-  auto event_item = [](const std::string& id, int64_t seq, nlohmann::json payload) {
-    game_state::WriteItem item;
-    item.game_id = id;
-    game_state::StoredEvent e;
-    e.game_id = id;
-    e.seq = seq;
-    e.at = absl::Now();
-    e.type = "action";
-    e.payload = std::move(payload);
-    item.events.push_back(std::move(e));
-    return item;
-  };
-  // One batch (the writer is held up by nothing else): good A, bad B (a NUL PostgreSQL's
-  // jsonb refuses), a later write of B, good C.
-  std::vector<game_state::WriteItem> items;
-  items.push_back(game_item("A"));
-  items.push_back(game_item("B"));
-  items.push_back(game_item("C"));
-  items.push_back(event_item("A", 1, {{"annotation", "fine"}}));
-  items.push_back(event_item("B", 1, {{"annotation", "\0"s}}));
-  items.push_back(event_item("B", 2, {{"annotation", "after"}}));
-  items.push_back(event_item("C", 1, {{"annotation", "fine too"}}));
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<absl::Status> statuses(items.size());
-  int done = 0;
-  {
-    // A slow first item keeps the writer busy while the seven queue up: they commit as one
-    // batch.
-    game_state::WriteItem slow;
-    slow.statements.push_back([](pqxx::transaction_base& t) { t.exec("SELECT pg_sleep(0.5)"); });
-    store.Enqueue(std::move(slow));
-    absl::SleepFor(absl::Milliseconds(100));
-    for (size_t i = 0; i < items.size(); ++i) {
-      items[i].done = [&, i](absl::Status s) {
-        std::lock_guard<std::mutex> lock(mu);
-        statuses[i] = s;
-        ++done;
-        cv.notify_all();
-      };
-      store.Enqueue(std::move(items[i]));
-    }
-  }
-  std::unique_lock<std::mutex> lock(mu);
-  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return done == 7; }));
-  EXPECT_TRUE(statuses[0].ok()) << statuses[0];
-  EXPECT_TRUE(statuses[2].ok()) << statuses[2];
-  EXPECT_TRUE(statuses[3].ok()) << statuses[3];
-  EXPECT_FALSE(statuses[4].ok());
-  EXPECT_FALSE(statuses[5].ok());  // B's log has no gap: its later write fails too
-  EXPECT_TRUE(statuses[6].ok()) << statuses[6];
-  pqxx::connection c(db.url());
-  pqxx::work w(c);
-  EXPECT_EQ(w.exec1("SELECT count(*) FROM game.events WHERE game_id IN ('A', 'C')")[0].as<int>(),
-            2);
-  EXPECT_EQ(w.exec1("SELECT count(*) FROM game.events WHERE game_id = 'B'")[0].as<int>(), 0);
-}
+// The group commit isolating a bad row is the event log's contract, held against PostgreSQL
+// and the memory log alike: services/game_state/event_log_test.cc.
 
 // --- The private PostgreSQL ------------------------------------------------------------------
 
@@ -440,7 +355,7 @@ TEST(SecurityGameStateTest, AnotherLocalUserOpensNoDatabaseSession) {
     int rc = p.Wait(absl::Seconds(30)).value_or(-1);  // before reading what it wrote
     return std::make_pair(rc, p.Stderr());
   };
-  for (const std::string user : {"arena", "arena_service", "postgres", "nobody"}) {
+  for (const std::string user : {"arena", "arena_tests", "arena_service", "postgres", "nobody"}) {
     auto [rc, err] = try_as_nobody("127.0.0.1", user);
     EXPECT_NE(rc, 0) << user << " over TCP: " << err;
     EXPECT_NE(err.find("password"), std::string::npos) << user << " over TCP: " << err;

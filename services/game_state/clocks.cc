@@ -77,7 +77,7 @@ void GameStateCore::OnClockTimer(const std::string& game_id, uint64_t generation
   std::lock_guard<std::mutex> lock(g.mu);
   if (generation != g.clock_gen || g.status != v1::GAME_STATUS_ACTIVE || g.turn_seat < 0) return;
   std::vector<StoredEvent> events;
-  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
+  std::vector<RowChange> changes;
   int seat = g.turn_seat;
   if (g.deadline_kind == "abort") {
     g.status = v1::GAME_STATUS_ABORTED;
@@ -92,7 +92,7 @@ void GameStateCore::OnClockTimer(const std::string& game_id, uint64_t generation
                  {"revealed_seed", ToHex(g.draw.seed())},
                  {"service_outcome", nlohmann::json::parse(ToJson(o))}};
     events.push_back(std::move(e));
-    statements.push_back(EventStore::SetStatus(g.id, "aborted", true));
+    changes.push_back(SetStatusRow{g.id, "aborted", true});
   } else {
     g.seats[seat].remaining_ms = 0;
     absl::Status s = g.state->ApplySeatEvent(g.EngineSeat(seat), SeatEvent::kTimeout);
@@ -109,11 +109,11 @@ void GameStateCore::OnClockTimer(const std::string& game_id, uint64_t generation
     g.turn_seat = -1;  // the timed-out turn is over even if the same seat moves again
     AfterChange(g, events);
     if (g.status == v1::GAME_STATUS_FINISHED) {
-      statements.push_back(EventStore::SetStatus(g.id, "finished", true));
+      changes.push_back(SetStatusRow{g.id, "finished", true});
     }
   }
   ArmTimers(gp);
-  Commit(gp, std::move(events), std::move(statements), nullptr);
+  Commit(gp, std::move(events), std::move(changes), nullptr);
 }
 
 void GameStateCore::OnPresenceTimer(const std::string& game_id, uint64_t generation) {
@@ -136,12 +136,12 @@ void GameStateCore::OnPresenceTimer(const std::string& game_id, uint64_t generat
   events.push_back(std::move(e));
   (void)ApplyAndResolve(g, events);
   AfterChange(g, events);
-  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
+  std::vector<RowChange> changes;
   if (g.status == v1::GAME_STATUS_FINISHED) {
-    statements.push_back(EventStore::SetStatus(g.id, "finished", true));
+    changes.push_back(SetStatusRow{g.id, "finished", true});
   }
   ArmTimers(gp);
-  Commit(gp, std::move(events), std::move(statements), nullptr);
+  Commit(gp, std::move(events), std::move(changes), nullptr);
 }
 
 }  // namespace arena::game_state

@@ -10,7 +10,7 @@ const std::string& WatchMessage::Wire() const {
 
 // --- Construction, recovery -----------------------------------------------------------------
 
-GameStateCore::GameStateCore(EventStore* store, CredentialHasher hasher, CoreOptions options)
+GameStateCore::GameStateCore(EventLog* store, CredentialHasher hasher, CoreOptions options)
     : store_(store), hasher_(std::move(hasher)), options_(options) {
   timers_.Schedule(absl::Now() + options_.keepalive, [this] { Keepalive(); });
 }
@@ -79,8 +79,7 @@ nlohmann::json GameStateCore::ClockReadings(const Game& g) const {
 }
 
 void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEvent> events,
-                           std::vector<std::function<void(pqxx::transaction_base&)>> statements,
-                           std::function<void(absl::Status)> done) {
+                           std::vector<RowChange> changes, std::function<void(absl::Status)> done) {
   // Build what watchers will see now, under the game lock, so settings snapshots are exact.
   std::vector<SharedMessage> protos;
   for (const StoredEvent& e : events) {
@@ -91,7 +90,7 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
   }
   WriteItem item;
   item.game_id = g->id;
-  item.statements = std::move(statements);
+  item.changes = std::move(changes);
   item.events = std::move(events);
   std::weak_ptr<Game> weak = g;
   item.done = [this, weak, protos = std::move(protos), done = std::move(done)](absl::Status s) {

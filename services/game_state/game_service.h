@@ -2,9 +2,9 @@
 //
 // It keeps every live game in memory (engine state, seats, clocks, the committed event list
 // that watchers read) behind a per-game mutex, so one writer acts on a game at a time. Every
-// change becomes events appended through the group-commit EventStore; a caller's completion
-// runs only after its events commit. Clocks run on one TimerQueue. Chance nodes are resolved
-// right after the action that leads to them with the game's FairDraw. At start, Recover()
+// change becomes events appended through the group-commit EventLog (event_log.h); a caller's
+// completion runs only after its events commit. Clocks run on one TimerQueue. Chance nodes are
+// resolved right after the action that leads to them with the game's FairDraw. At start, Recover()
 // rebuilds every unfinished game by replaying its events through the engine.
 //
 // Seat mapping: the engine's seat order is fixed (engine seat 0 moves first). The table seat
@@ -29,7 +29,7 @@
 #include "engine/core/game.h"
 #include "services/chance/fair_rng.h"
 #include "services/game_state/credentials.h"
-#include "services/game_state/event_store.h"
+#include "services/game_state/event_log.h"
 #include "services/game_state/timer_queue.h"
 
 namespace arena::game_state {
@@ -84,7 +84,7 @@ using Done = std::function<void(absl::StatusOr<T>)>;
 
 class GameStateCore {
  public:
-  GameStateCore(EventStore* store, CredentialHasher hasher, CoreOptions options);
+  GameStateCore(EventLog* store, CredentialHasher hasher, CoreOptions options);
   ~GameStateCore();
 
   // Rebuilds every unfinished game from its events and re-arms its clocks.
@@ -121,8 +121,7 @@ class GameStateCore {
   std::shared_ptr<Game> Find(const std::string& game_id);
   absl::StatusOr<std::shared_ptr<Game>> Load(const std::string& game_id);
   void Commit(const std::shared_ptr<Game>& g, std::vector<StoredEvent> events,
-              std::vector<std::function<void(pqxx::transaction_base&)>> statements,
-              std::function<void(absl::Status)> done);
+              std::vector<RowChange> changes, std::function<void(absl::Status)> done);
   StoredEvent NewEvent(Game& g, std::string type, int seat);
   void StartGame(Game& g, std::vector<StoredEvent>& events, std::optional<int> fixed_leader);
   absl::Status ApplyAndResolve(Game& g, std::vector<StoredEvent>& events);
@@ -144,7 +143,7 @@ class GameStateCore {
   void FinishKeyedCreate(const std::pair<std::string, std::string>& scope_key,
                          const absl::StatusOr<v1::CreateTableResponse>& result);
 
-  EventStore* store_;
+  EventLog* store_;
   CredentialHasher hasher_;
   CoreOptions options_;
   TimerQueue timers_;

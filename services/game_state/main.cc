@@ -13,9 +13,9 @@
 #include "services/common/service_auth.h"
 #include "services/common/startup.h"
 #include "services/game_state/credentials.h"
-#include "services/game_state/event_store.h"
 #include "services/game_state/game_service.h"
 #include "services/game_state/grpc_service.h"
+#include "services/game_state/pg_event_log.h"
 
 ABSL_FLAG(int, first_move_abort_ms, 20000,
           "Ranked games: each side's untimed first move must come within this or the game aborts.");
@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   core_options.restart_grace = absl::Milliseconds(absl::GetFlag(FLAGS_restart_grace_ms));
   core_options.keepalive = absl::Milliseconds(std::max(10, absl::GetFlag(FLAGS_keepalive_ms)));
 
-  EventStore store(pool.get());
+  PgEventLog store(pool.get());
   GameStateCore core(&store, std::move(hasher), core_options);
   CheckOrDie(core.Recover());
 

@@ -164,14 +164,13 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
     LogError("chance resolution failed", {{"game_id", g.id}, {"error", std::string(s.message())}});
   }
   AfterChange(g, events);
-  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
-  if (g.status == v1::GAME_STATUS_FINISHED)
-    statements.push_back(EventStore::SetStatus(g.id, "finished", true));
+  std::vector<RowChange> changes;
+  if (g.status == v1::GAME_STATUS_FINISHED) changes.push_back(SetStatusRow{g.id, "finished", true});
   ArmTimers(gp);
   v1::SubmitActionResponse resp;
   resp.set_action_number(number);
   resp.set_event_sequence(seq);
-  Commit(gp, std::move(events), std::move(statements), [done, resp](absl::Status s) {
+  Commit(gp, std::move(events), std::move(changes), [done, resp](absl::Status s) {
     if (!s.ok()) return done(s);
     done(resp);
   });

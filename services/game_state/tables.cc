@@ -136,7 +136,7 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   v1::CreateTableResponse resp;
   resp.set_game_id(g.id);
   resp.set_host_credential(host);
-  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
+  std::vector<RowChange> changes;
   StoredGame row;
   row.game_id = g.id;
   row.game_kind = engine_id;
@@ -150,7 +150,7 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   row.protected_game = g.protected_game;
   row.idempotency_scope = scope_key.first;
   row.idempotency_key = scope_key.second;
-  statements.push_back(EventStore::InsertGame(row));
+  changes.push_back(InsertGameRow{row});
   bool all_filled = true;
   for (int i = 0; i < n; ++i) {
     SeatState seat;
@@ -168,7 +168,7 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
                   seat.credential_hash,
                   "",
                   seat.filled};
-    statements.push_back(EventStore::UpsertSeat(g.id, ss));
+    changes.push_back(UpsertSeatRow{g.id, ss});
     g.seats.push_back(std::move(seat));
   }
   std::lock_guard<std::mutex> lock(g.mu);
@@ -183,8 +183,8 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
     if (req.has_fixed_leader()) fixed = req.fixed_leader();
     StartGame(g, events, fixed);
     AfterChange(g, events);
-    statements.push_back(EventStore::SetStatus(
-        g.id, g.status == v1::GAME_STATUS_ACTIVE ? "active" : "finished", false));
+    changes.push_back(
+        SetStatusRow{g.id, g.status == v1::GAME_STATUS_ACTIVE ? "active" : "finished", false});
   }
   {
     std::lock_guard<std::mutex> glock(games_mu_);
@@ -192,7 +192,7 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   }
   ArmTimers(gp);
   bool keyed = !key.empty();
-  Commit(gp, std::move(events), std::move(statements),
+  Commit(gp, std::move(events), std::move(changes),
          [this, done, resp, keyed, scope_key](absl::Status s) {
            if (keyed) {
              v1::CreateTableResponse repeat;
@@ -244,10 +244,10 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
   seat.credential_hash = hasher_.Hash(credential);
   seat.seed = req.seat_seed();
   if (!req.display_name().empty()) seat.spec.set_display_name(req.display_name());
-  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
-  statements.push_back(EventStore::UpsertSeat(
-      g.id, StoredSeat{req.seat(), v1::SeatKind_Name(seat.spec.kind()), ToJson(seat.spec),
-                       seat.credential_hash, seat.seed, true}));
+  std::vector<RowChange> changes;
+  changes.push_back(
+      UpsertSeatRow{g.id, StoredSeat{req.seat(), v1::SeatKind_Name(seat.spec.kind()),
+                                     ToJson(seat.spec), seat.credential_hash, seat.seed, true}});
   std::vector<StoredEvent> events;
   StoredEvent e = NewEvent(g, "joined", req.seat());
   e.payload = {{"display_name", seat.spec.display_name()}, {"seat_seed", seat.seed}};
@@ -257,13 +257,13 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
   if (all) {
     StartGame(g, events, std::nullopt);
     AfterChange(g, events);
-    statements.push_back(EventStore::SetStatus(
-        g.id, g.status == v1::GAME_STATUS_ACTIVE ? "active" : "finished", false));
+    changes.push_back(
+        SetStatusRow{g.id, g.status == v1::GAME_STATUS_ACTIVE ? "active" : "finished", false});
   }
   ArmTimers(gp);
   v1::JoinTableResponse resp;
   resp.set_seat_credential(credential);
-  Commit(gp, std::move(events), std::move(statements), [done, resp](absl::Status s) {
+  Commit(gp, std::move(events), std::move(changes), [done, resp](absl::Status s) {
     if (!s.ok()) return done(s);
     done(resp);
   });
@@ -338,11 +338,11 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
                {"clocks", ClockReadings(g)}};
   events.push_back(std::move(e));
   if (restart_state) (void)ApplyAndResolve(g, events);
-  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
-  statements.push_back(EventStore::SetSettings(g.id, variant.ToString(), ToJson(next)));
+  std::vector<RowChange> changes;
+  changes.push_back(SetSettingsRow{g.id, variant.ToString(), ToJson(next)});
   ArmTimers(gp);
   v1::GameView view = View(g, false, nullptr);
-  Commit(gp, std::move(events), std::move(statements), [done, view](absl::Status s) {
+  Commit(gp, std::move(events), std::move(changes), [done, view](absl::Status s) {
     if (!s.ok()) return done(s);
     done(view);
   });
@@ -366,7 +366,7 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
   std::string id = g.id;
   WriteItem item;
   item.game_id = id;
-  item.statements.push_back(EventStore::DeleteGame(id));
+  item.changes.push_back(DeleteGameRows{id});
   item.done = [this, gp, id, done](absl::Status s) {
     if (!s.ok()) return done(absl::UnavailableError(s.message()));
     {
@@ -432,14 +432,14 @@ void GameStateCore::VoidGame(const Caller& caller, const v1::VoidGameRequest& re
                {"service_outcome", nlohmann::json::parse(ToJson(o))},
                {"clocks", ClockReadings(g)}};
   events.push_back(std::move(e));
-  std::vector<std::function<void(pqxx::transaction_base&)>> statements;
-  statements.push_back(EventStore::SetStatus(g.id, "voided", true));
+  std::vector<RowChange> changes;
+  changes.push_back(SetStatusRow{g.id, "voided", true});
   ArmTimers(gp);  // cancels: the game is no longer active
   v1::GameView view = View(g, false, nullptr);
   // The view is taken before the commit, when the seed is not yet shown; it is revealed in the
   // reply only once the "voided" event is durable.
   std::string seed = ToHex(g.draw.seed());
-  Commit(gp, std::move(events), std::move(statements), [done, view, seed](absl::Status s) mutable {
+  Commit(gp, std::move(events), std::move(changes), [done, view, seed](absl::Status s) mutable {
     if (!s.ok()) return done(s);
     view.set_revealed_seed(seed);
     done(view);

@@ -1,6 +1,6 @@
-#include "services/game_state/event_store.h"
+#include "services/game_state/pg_event_log.h"
 
-#include <set>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "common/log.h"
@@ -78,122 +78,57 @@ void AppendEventRow(const StoredEvent& e, std::string& out) {
   }
 }
 
+// Each row change as its named statements.
+void Apply(pqxx::transaction_base& txn, const RowChange& change) {
+  std::visit(
+      [&txn](const auto& c) {
+        using C = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<C, InsertGameRow>) {
+          const StoredGame& g = c.game;
+          // NULL, not '', when there is no key: the unique index ignores NULLs.
+          if (g.idempotency_key.empty()) {
+            txn.exec_params(kInsertGame, g.game_id, g.game_kind, g.variant, g.settings_json,
+                            g.status, Bytes(g.secret_seed), g.seed_commitment, Bytes(g.host_hash),
+                            g.is_public, g.protected_game, nullptr, nullptr);
+          } else {
+            txn.exec_params(kInsertGame, g.game_id, g.game_kind, g.variant, g.settings_json,
+                            g.status, Bytes(g.secret_seed), g.seed_commitment, Bytes(g.host_hash),
+                            g.is_public, g.protected_game, g.idempotency_scope, g.idempotency_key);
+          }
+        } else if constexpr (std::is_same_v<C, UpsertSeatRow>) {
+          const StoredSeat& s = c.seat;
+          if (s.credential_hash.empty()) {
+            txn.exec_params(kUpsertSeat, c.game_id, s.seat, s.kind, nullptr, s.spec_json,
+                            s.seat_seed, s.filled);
+          } else {
+            txn.exec_params(kUpsertSeat, c.game_id, s.seat, s.kind, Bytes(s.credential_hash),
+                            s.spec_json, s.seat_seed, s.filled);
+          }
+        } else if constexpr (std::is_same_v<C, SetStatusRow>) {
+          txn.exec_params(kSetStatus, c.game_id, c.status, c.finished);
+        } else if constexpr (std::is_same_v<C, SetSettingsRow>) {
+          txn.exec_params(kSetSettings, c.game_id, c.variant, c.settings_json);
+        } else {
+          static_assert(std::is_same_v<C, DeleteGameRows>);
+          txn.exec_params(kDeleteGame, c.game_id);
+          txn.exec_params(kPurgeEvents, c.game_id);
+          txn.exec_params(kPurgeSeats, c.game_id);
+        }
+      },
+      change);
+}
+
 }  // namespace
 
-EventStore::EventStore(common::PgPool* pool)
-    : pool_(pool), writer_([this] { Run(); }), completer_([this] { RunCompletions(); }) {}
+PgEventLog::PgEventLog(common::PgPool* pool) : pool_(pool) {
+  Start();
+}
 
-EventStore::~EventStore() {
+PgEventLog::~PgEventLog() {
   Stop();
 }
 
-void EventStore::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (writer_.joinable()) writer_.join();
-  if (completer_.joinable()) completer_.join();
-}
-
-void EventStore::Enqueue(WriteItem item) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(item));
-  }
-  cv_.notify_one();
-}
-
-void EventStore::Run() {
-  constexpr size_t kMaxBatch = 2000;
-  for (;;) {
-    std::vector<WriteItem> batch;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-      if (queue_.empty() && stop_) {
-        lock.unlock();
-        std::lock_guard<std::mutex> done_lock(done_mu_);
-        writer_done_ = true;
-        done_cv_.notify_all();
-        return;
-      }
-      while (!queue_.empty() && batch.size() < kMaxBatch) {
-        batch.push_back(std::move(queue_.front()));
-        queue_.pop_front();
-      }
-    }
-    absl::Status status = CommitBatch(batch);
-    std::vector<absl::Status> statuses(batch.size(), status);
-    if (!status.ok() && batch.size() > 1) {
-      common::LogWarning("event batch failed; committing its items one by one",
-                         {{"items", batch.size()}, {"error", std::string(status.message())}});
-      statuses = CommitOneByOne(batch);
-    }
-    bool failed = false;
-    for (const absl::Status& s : statuses) failed = failed || !s.ok();
-    if (failed) {
-      int64_t n = 0;
-      for (const absl::Status& s : statuses) n += s.ok() ? 0 : 1;
-      common::LogError(
-          "event items failed",
-          {{"items", batch.size()}, {"failed", n}, {"error", std::string(status.message())}});
-    }
-    batches_++;
-    items_ += static_cast<int64_t>(batch.size());
-    std::unique_lock<std::mutex> lock(done_mu_);
-    committed_.push_back(Committed{std::move(batch), std::move(statuses)});
-    unfinished_batches_++;
-    done_cv_.notify_all();
-    // A failed item's callback drops its game from memory (it is ahead of the log); let it
-    // run before committing more, as when the callbacks ran on this thread.
-    if (failed) done_cv_.wait(lock, [&] { return unfinished_batches_ == 0; });
-  }
-}
-
-std::vector<absl::Status> EventStore::CommitOneByOne(std::vector<WriteItem>& batch) {
-  std::vector<absl::Status> statuses;
-  statuses.reserve(batch.size());
-  std::set<std::string> failed_games;
-  for (WriteItem& item : batch) {
-    std::string game = item.game_id;
-    if (game.empty() && !item.events.empty()) game = item.events.front().game_id;
-    if (!game.empty() && failed_games.count(game) > 0) {
-      statuses.push_back(
-          absl::AbortedError("an earlier write of this game failed; nothing was recorded"));
-      continue;
-    }
-    std::vector<WriteItem> one;
-    one.push_back(std::move(item));
-    absl::Status s = CommitBatch(one);
-    item = std::move(one.front());
-    if (!s.ok() && !game.empty()) failed_games.insert(game);
-    statuses.push_back(std::move(s));
-  }
-  return statuses;
-}
-
-void EventStore::RunCompletions() {
-  for (;;) {
-    Committed batch;
-    {
-      std::unique_lock<std::mutex> lock(done_mu_);
-      done_cv_.wait(lock, [&] { return writer_done_ || !committed_.empty(); });
-      if (committed_.empty()) return;  // and the writer is done: nothing more will come
-      batch = std::move(committed_.front());
-      committed_.pop_front();
-    }
-    for (size_t i = 0; i < batch.items.size(); ++i) {
-      if (batch.items[i].done) batch.items[i].done(batch.statuses[i]);
-    }
-    std::lock_guard<std::mutex> lock(done_mu_);
-    unfinished_batches_--;
-    done_cv_.notify_all();
-  }
-}
-
-absl::Status EventStore::CommitBatch(std::vector<WriteItem>& batch) {
+absl::Status PgEventLog::CommitBatch(const std::vector<WriteItem>& batch) {
   return pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     try {
       std::string pending;  // a JSON array of event rows, "" when none
@@ -204,9 +139,9 @@ absl::Status EventStore::CommitBatch(std::vector<WriteItem>& batch) {
         pending.clear();
       };
       for (const WriteItem& item : batch) {
-        if (!item.statements.empty()) {
+        if (!item.changes.empty()) {
           flush();
-          for (const auto& statement : item.statements) statement(txn);
+          for (const RowChange& change : item.changes) Apply(txn, change);
         }
         for (const StoredEvent& e : item.events) AppendEventRow(e, pending);
       }
@@ -222,7 +157,7 @@ absl::Status EventStore::CommitBatch(std::vector<WriteItem>& batch) {
   });
 }
 
-absl::StatusOr<std::vector<std::string>> EventStore::UnfinishedGameIds() {
+absl::StatusOr<std::vector<std::string>> PgEventLog::UnfinishedGameIds() {
   std::vector<std::string> ids;
   absl::Status s = pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     ids.clear();
@@ -233,7 +168,7 @@ absl::StatusOr<std::vector<std::string>> EventStore::UnfinishedGameIds() {
   return ids;
 }
 
-absl::StatusOr<StoredGame> EventStore::LoadGame(const std::string& game_id) {
+absl::StatusOr<StoredGame> PgEventLog::LoadGame(const std::string& game_id) {
   StoredGame game;
   bool found = false;
   absl::Status s = pool_->Transact(
@@ -282,7 +217,7 @@ absl::StatusOr<StoredGame> EventStore::LoadGame(const std::string& game_id) {
   return game;
 }
 
-absl::StatusOr<std::string> EventStore::GameOfIdempotencyKey(const std::string& scope,
+absl::StatusOr<std::string> PgEventLog::GameOfIdempotencyKey(const std::string& scope,
                                                              const std::string& key) {
   std::string game_id;
   absl::Status s = pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
@@ -292,56 +227,6 @@ absl::StatusOr<std::string> EventStore::GameOfIdempotencyKey(const std::string& 
   });
   if (!s.ok()) return s;
   return game_id;
-}
-
-std::function<void(pqxx::transaction_base&)> EventStore::InsertGame(const StoredGame& g) {
-  return [g](pqxx::transaction_base& txn) {
-    // NULL, not '', when there is no key: the unique index ignores NULLs.
-    if (g.idempotency_key.empty()) {
-      txn.exec_params(kInsertGame, g.game_id, g.game_kind, g.variant, g.settings_json, g.status,
-                      Bytes(g.secret_seed), g.seed_commitment, Bytes(g.host_hash), g.is_public,
-                      g.protected_game, nullptr, nullptr);
-    } else {
-      txn.exec_params(kInsertGame, g.game_id, g.game_kind, g.variant, g.settings_json, g.status,
-                      Bytes(g.secret_seed), g.seed_commitment, Bytes(g.host_hash), g.is_public,
-                      g.protected_game, g.idempotency_scope, g.idempotency_key);
-    }
-  };
-}
-
-std::function<void(pqxx::transaction_base&)> EventStore::UpsertSeat(const std::string& game_id,
-                                                                    const StoredSeat& s) {
-  return [game_id, s](pqxx::transaction_base& txn) {
-    if (s.credential_hash.empty()) {
-      txn.exec_params(kUpsertSeat, game_id, s.seat, s.kind, nullptr, s.spec_json, s.seat_seed,
-                      s.filled);
-    } else {
-      txn.exec_params(kUpsertSeat, game_id, s.seat, s.kind, Bytes(s.credential_hash), s.spec_json,
-                      s.seat_seed, s.filled);
-    }
-  };
-}
-
-std::function<void(pqxx::transaction_base&)> EventStore::SetStatus(const std::string& game_id,
-                                                                   const std::string& status,
-                                                                   bool finished) {
-  return
-      [=](pqxx::transaction_base& txn) { txn.exec_params(kSetStatus, game_id, status, finished); };
-}
-
-std::function<void(pqxx::transaction_base&)> EventStore::SetSettings(const std::string& game_id,
-                                                                     const std::string& variant,
-                                                                     const std::string& json) {
-  return
-      [=](pqxx::transaction_base& txn) { txn.exec_params(kSetSettings, game_id, variant, json); };
-}
-
-std::function<void(pqxx::transaction_base&)> EventStore::DeleteGame(const std::string& game_id) {
-  return [=](pqxx::transaction_base& txn) {
-    txn.exec_params(kDeleteGame, game_id);
-    txn.exec_params(kPurgeEvents, game_id);
-    txn.exec_params(kPurgeSeats, game_id);
-  };
 }
 
 }  // namespace arena::game_state
