@@ -14,6 +14,13 @@ if(ARENA_SANITIZE)
                                                  -fno-sanitize-recover=undefined)
   target_link_options(arena_options INTERFACE -fsanitize=${ARENA_SANITIZE})
 endif()
+if(ARENA_FUZZ)
+  # libFuzzer builds (the `fuzz` preset, clang 14): coverage instrumentation for everything the
+  # targets link, sanitizers everywhere.
+  target_compile_options(arena_options INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+                                                 -fno-omit-frame-pointer)
+  target_link_options(arena_options INTERFACE -fsanitize=address,undefined)
+endif()
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   # The engines are tuned for the machine they run on; perft speed targets assume it.
   target_compile_options(arena_options INTERFACE -O3 -march=native)
@@ -49,4 +56,27 @@ function(arena_embed_migrations target function dir)
     COMMENT "embedding migrations of ${dir}")
   add_library(${target} ${out})
   target_link_libraries(${target} PUBLIC arena_services_common)
+endfunction()
+
+# arena_fuzz_target(NAME SOURCES a.cc LIBS x CORPUS dir [DICT file] [MUTATIONS n])
+# A fuzz target kept beside the code it fuzzes. In every build, fuzz_smoke_NAME runs the entry
+# point (LLVMFuzzerTestOneInput) on every file of CORPUS plus MUTATIONS seeded mutations (tokens
+# from DICT, a libFuzzer dictionary) as the ctest fuzz_NAME_smoke (label unit), so the corpus
+# runs under ASan with GCC too. With ARENA_FUZZ=ON, fuzz_NAME is the libFuzzer binary:
+#   build/fuzz/<dir>/fuzz_NAME CORPUS -dict=DICT -runs=1000000
+function(arena_fuzz_target name)
+  cmake_parse_arguments(F "" "CORPUS;DICT;MUTATIONS" "SOURCES;LIBS" ${ARGN})
+  if(NOT F_MUTATIONS)
+    set(F_MUTATIONS 3000)
+  endif()
+  add_executable(fuzz_smoke_${name} ${CMAKE_SOURCE_DIR}/tools/fuzz/smoke_driver.cc ${F_SOURCES})
+  target_link_libraries(fuzz_smoke_${name} PRIVATE arena_options ${F_LIBS})
+  add_test(NAME fuzz_${name}_smoke COMMAND fuzz_smoke_${name} ${F_CORPUS} ${F_MUTATIONS} 1 ${F_DICT})
+  set_tests_properties(fuzz_${name}_smoke PROPERTIES LABELS unit TIMEOUT 300)
+  if(ARENA_FUZZ)
+    add_executable(fuzz_${name} ${F_SOURCES})
+    target_link_libraries(fuzz_${name} PRIVATE arena_options ${F_LIBS})
+    target_compile_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+    target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  endif()
 endfunction()

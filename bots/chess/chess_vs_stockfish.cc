@@ -23,11 +23,11 @@
 #include "absl/strings/str_split.h"
 #include "bots/core/search_common.h"
 #include "engine/chess/chess_game.h"
-#include "tools/bench/stockfish_process.h"
+#include "engine/chess/stockfish_process.h"
 
 namespace {
 
-using arena::bench::StockfishProcess;
+using arena::engine::chess::StockfishProcess;
 
 std::map<std::string, std::string> ParseArgs(int argc, char** argv) {
   std::map<std::string, std::string> args;

@@ -11,12 +11,12 @@
 #include "absl/strings/str_split.h"
 #include "engine/chess/chess_game.h"
 #include "engine/chess/notation.h"
-#include "tools/bench/stockfish_process.h"
+#include "engine/chess/stockfish_process.h"
 
 namespace arena::bots {
 namespace {
 
-using bench::StockfishProcess;
+using engine::chess::StockfishProcess;
 
 // Idle engines, reused by the next request.
 class EnginePool {
@@ -100,7 +100,7 @@ absl::StatusOr<StockfishAnswer> Ask(StockfishProcess& e, const StockfishRequest&
 std::string StockfishPath() {
   const char* env = std::getenv("ARENA_STOCKFISH");
   return env != nullptr && *env != '\0' ? std::string(env)
-                                        : std::string(bench::kDefaultStockfishPath);
+                                        : std::string(engine::chess::kDefaultStockfishPath);
 }
 
 absl::StatusOr<StockfishAnswer> StockfishMove(const StockfishRequest& request) {

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "engine/chess/stockfish_process.h"
 #include "engine/core/game.h"
-#include "tools/bench/stockfish_process.h"
 
-namespace arena::bench {
+namespace arena::engine::chess {
 namespace {
 
 // Exit code when Stockfish cannot be started (ctest treats it as "skipped").
@@ -118,8 +118,8 @@ int Run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace arena::bench
+}  // namespace arena::engine::chess
 
 int main(int argc, char** argv) {
-  return arena::bench::Run(argc, argv);
+  return arena::engine::chess::Run(argc, argv);
 }

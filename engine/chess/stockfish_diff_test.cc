@@ -18,8 +18,8 @@
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
+#include "engine/chess/stockfish_process.h"
 #include "gtest/gtest.h"
-#include "tools/bench/stockfish_process.h"
 
 namespace arena::engine::chess {
 namespace {
@@ -89,10 +89,10 @@ std::vector<std::string> RandomPositions(int count) {
 }
 
 TEST(StockfishDiffTest, DivideMatchesStockfishAtDepth3) {
-  if (access(std::string(bench::kDefaultStockfishPath).c_str(), X_OK) != 0) {
-    GTEST_SKIP() << "no stockfish at " << bench::kDefaultStockfishPath;
+  if (access(std::string(chess::kDefaultStockfishPath).c_str(), X_OK) != 0) {
+    GTEST_SKIP() << "no stockfish at " << chess::kDefaultStockfishPath;
   }
-  auto engine = bench::StockfishProcess::Start();
+  auto engine = chess::StockfishProcess::Start();
   ASSERT_TRUE(engine.ok()) << engine.status();
 
   const std::vector<std::string> fens = RandomPositions(PositionCount());

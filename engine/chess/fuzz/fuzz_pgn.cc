@@ -3,7 +3,7 @@
 #include <string>
 
 #include "engine/chess/pgn.h"
-#include "tools/fuzz/fuzz_common.h"
+#include "engine/chess/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arena::engine::chess;

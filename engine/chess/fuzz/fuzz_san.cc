@@ -3,7 +3,7 @@
 
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
-#include "tools/fuzz/fuzz_common.h"
+#include "engine/chess/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arena::engine::chess;
