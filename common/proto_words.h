@@ -1,12 +1,14 @@
 // The proto words left between the wire and the engine: the ActionKind a client sends with an
-// engine action text (and the short forms it may send), and the retired GameKind of old records.
-// Everything else about a game comes from the engine's facade.
+// engine action text (and the short forms it may send), the retired GameKind of old records,
+// and the word each typed model-turn failure is recorded under. Everything else about a game
+// comes from the engine's facade.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "arena/v1/game_state.pb.h"
+#include "arena/v1/gateway.pb.h"
 
 namespace arena::common {
 
@@ -62,14 +64,39 @@ inline std::string_view PhaseOfKind(v1::ActionKind kind) {
 }
 
 // The engine id a table's settings name: `engine_game`, or for a record written before engine
-// ids named every game, the deprecated GameKind's name ("GAME_KIND_CHESTONIA_CHESS" ->
-// "chestonia-chess"); "" when neither names a game.
+// ids named every game, the deprecated GameKind's name in lower case with '-' for '_', after
+// "GAME_KIND_" (the ids of the games those records were written in); "" when neither names a
+// game.
 inline std::string EngineGameIdOf(const v1::TableSettings& settings) {
   if (!settings.engine_game().empty()) return settings.engine_game();
   if (settings.game() == v1::GAME_KIND_UNSPECIFIED) return "";
   std::string name = v1::GameKind_Name(settings.game()).substr(10);  // after "GAME_KIND_"
   for (char& c : name) c = c == '_' ? '-' : static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   return name;
+}
+
+// The word a model-turn failure is logged and recorded under (ai_turns.outcome, match
+// statistics): "illegal", "truncated", "cost_cap", "provider", "out_of_credits", "auth",
+// "key_needed"; "" for none.
+inline std::string TurnFailureWord(v1::TurnFailure kind) {
+  switch (kind) {
+    case v1::TURN_FAILURE_ILLEGAL:
+      return "illegal";
+    case v1::TURN_FAILURE_TRUNCATED:
+      return "truncated";
+    case v1::TURN_FAILURE_COST_CAP:
+      return "cost_cap";
+    case v1::TURN_FAILURE_PROVIDER:
+      return "provider";
+    case v1::TURN_FAILURE_OUT_OF_CREDITS:
+      return "out_of_credits";
+    case v1::TURN_FAILURE_AUTH:
+      return "auth";
+    case v1::TURN_FAILURE_KEY_NEEDED:
+      return "key_needed";
+    default:
+      return "";
+  }
 }
 
 }  // namespace arena::common

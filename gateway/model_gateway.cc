@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/log.h"
+#include "common/proto_words.h"
 #include "gateway/cost.h"
 #include "gateway/move_extraction.h"
 #include "gateway/prompt.h"
@@ -61,11 +62,11 @@ class Turn : public std::enable_shared_from_this<Turn> {
     if (!models.ok()) {
       switch (models.status().code()) {
         case absl::StatusCode::kUnauthenticated:
-          return Finish(false, "auth");
+          return Finish(false, v1::TURN_FAILURE_AUTH);
         case absl::StatusCode::kResourceExhausted:
-          return Finish(false, "out_of_credits");
+          return Finish(false, v1::TURN_FAILURE_OUT_OF_CREDITS);
         default:
-          return Finish(false, "provider");
+          return Finish(false, v1::TURN_FAILURE_PROVIDER);
       }
     }
     auto entry = BudgetEntryFor(*models, model_);
@@ -107,7 +108,7 @@ class Turn : public std::enable_shared_from_this<Turn> {
 
   void Send() {
     int64_t max_tokens = MaxTokensNow();
-    if (max_tokens < gw_->options_.min_max_tokens) return Finish(false, "cost_cap");
+    if (max_tokens < gw_->options_.min_max_tokens) return Finish(false, v1::TURN_FAILURE_COST_CAP);
     ChatRequest request;
     request.model = model_;
     request.temperature = gw_->options_.temperature;
@@ -188,10 +189,11 @@ class Turn : public std::enable_shared_from_this<Turn> {
       if (x.label == ReplyLabel::kOk) {
         response_.mutable_move()->set_text(x.move);
         response_.set_reasoning(Scrub(x.reasoning, *key_));
-        return Finish(true, "");
+        return Finish(true, v1::TURN_FAILURE_UNSPECIFIED);
       }
       if (++reprompts_ > max_reprompts_) {
-        return Finish(false, x.label == ReplyLabel::kTruncated ? "truncated" : "illegal");
+        return Finish(false, x.label == ReplyLabel::kTruncated ? v1::TURN_FAILURE_TRUNCATED
+                                                               : v1::TURN_FAILURE_ILLEGAL);
       }
       AddMessage("assistant", reply.content);
       AddMessage("user", RepromptText(x, turn_));
@@ -204,13 +206,13 @@ class Turn : public std::enable_shared_from_this<Turn> {
     switch (outcome) {
       case CallOutcome::kOutOfCredits:
         a->set_label("out_of_credits");
-        return Finish(false, "out_of_credits");
+        return Finish(false, v1::TURN_FAILURE_OUT_OF_CREDITS);
       case CallOutcome::kAuth:
         a->set_label("auth");
-        return Finish(false, "auth");
+        return Finish(false, v1::TURN_FAILURE_AUTH);
       case CallOutcome::kRejected:
         a->set_label("transport");
-        return Finish(false, "provider");
+        return Finish(false, v1::TURN_FAILURE_PROVIDER);
       default:
         break;
     }
@@ -222,7 +224,7 @@ class Turn : public std::enable_shared_from_this<Turn> {
       a->set_cost_microcredits(worst);
       spent_ += worst;
     }
-    if (retries_ >= gw_->options_.max_retries) return Finish(false, "provider");
+    if (retries_ >= gw_->options_.max_retries) return Finish(false, v1::TURN_FAILURE_PROVIDER);
     ++retries_;
     absl::Duration delay = BackoffDelay(retries_, gw_->options_.retry_base, gw_->options_.retry_max,
                                         r.retry_after, gw_->rng_);
@@ -235,9 +237,13 @@ class Turn : public std::enable_shared_from_this<Turn> {
     done(std::move(status), ModelTurnResponse());
   }
 
-  void Finish(bool ok, const std::string& failure) {
+  void Finish(bool ok, v1::TurnFailure kind) {
+    const std::string failure = common::TurnFailureWord(kind);
     response_.set_ok(ok);
-    if (!ok) response_.set_failure(failure);
+    if (!ok) {
+      response_.set_failure(failure);
+      response_.set_failure_kind(kind);
+    }
     response_.set_total_cost_microcredits(spent_);
     if (common::LogEnabled(common::LogLevel::kInfo)) {
       common::LogInfo("model turn finished", {{"game_id", game_id_for_log()},
@@ -303,7 +309,16 @@ void ModelGateway::ChooseMove(const ModelTurnRequest& request, TurnDone done) {
   if (!request.key_handle().empty()) {
     const int key_seat = request.has_key_seat() ? request.key_seat() : request.seat();
     auto found = vault_.Lookup(request.key_handle(), request.game_id(), key_seat);
-    if (!found.ok()) return refuse(found.status());
+    if (!found.ok()) {
+      if (found.status().code() != absl::StatusCode::kFailedPrecondition) {
+        return refuse(found.status());
+      }
+      // The key is gone (released, or lost with a restart): the caller asks its owner again.
+      ModelTurnResponse needed;
+      needed.set_failure_kind(v1::TURN_FAILURE_KEY_NEEDED);
+      needed.set_failure(common::TurnFailureWord(v1::TURN_FAILURE_KEY_NEEDED));
+      return done(found.status(), std::move(needed));
+    }
     key = *std::move(found);
   } else {
     if (platform_key_ == nullptr) {

@@ -22,6 +22,15 @@
 namespace arena::testing {
 namespace {
 
+// The typed cause in a refused call's details (GatewayRefusal), UNSPECIFIED when none.
+v1::TurnFailure Refusal(const grpc::Status& s) {
+  v1::GatewayRefusal refusal;
+  if (s.error_details().empty() || !refusal.ParseFromString(s.error_details())) {
+    return v1::TURN_FAILURE_UNSPECIFIED;
+  }
+  return refusal.failure();
+}
+
 using ::testing::HasSubstr;
 
 constexpr char kPlatformKey[] = "plat-SECRET-7f3a9c1e5b";
@@ -211,6 +220,7 @@ TEST_F(GatewayTest, GarbageAndTruncatedRepliesExhaustTheRepromptLimit) {
   ASSERT_TRUE(Choose(Turn("mock-garbage"), &r).ok());
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.failure(), "illegal");
+  EXPECT_EQ(r.failure_kind(), v1::TURN_FAILURE_ILLEGAL);
   EXPECT_EQ(Labels(r), std::vector<std::string>(4, "unparsable"));  // 1 + default 3 re-prompts
 
   auto req = Turn("mock-truncated");
@@ -219,6 +229,7 @@ TEST_F(GatewayTest, GarbageAndTruncatedRepliesExhaustTheRepromptLimit) {
   ASSERT_TRUE(Choose(req, &t).ok());
   EXPECT_FALSE(t.ok());
   EXPECT_EQ(t.failure(), "truncated");  // not "illegal": the answers were cut off
+  EXPECT_EQ(t.failure_kind(), v1::TURN_FAILURE_TRUNCATED);
   EXPECT_EQ(Labels(t), std::vector<std::string>(2, "truncated"));
   EXPECT_THAT(t.attempts(1).prompt(), HasSubstr("cut off"));
   for (const auto& a : t.attempts()) EXPECT_EQ(a.completion_tokens(), a.max_tokens());
@@ -467,10 +478,12 @@ TEST_F(GatewayTest, KeyHandlesAreBoundToGameAndSeatAndDieOnRelease) {
   other_seat.set_seat(1);
   EXPECT_EQ(Choose(other_seat, &r).error_code(), grpc::StatusCode::PERMISSION_DENIED);
 
+  // A refusal another service acts on carries its cause typed; a permission refusal none.
+  EXPECT_EQ(Refusal(Choose(other_seat, &r)), v1::TURN_FAILURE_UNSPECIFIED);
   EXPECT_TRUE(Release(*handle, "g-7").ok());
   grpc::Status s = Choose(req, &r);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_THAT(s.error_message(), HasSubstr("key_needed"));
+  EXPECT_EQ(Refusal(s), v1::TURN_FAILURE_KEY_NEEDED);
 
   // Releasing by game wipes every key of that game.
   auto h2 = Register("g-9", 1, kGameKey);
@@ -499,7 +512,7 @@ TEST_F(GatewayTest, ARestartLosesEveryKey) {
   v1::ModelTurnResponse r;
   grpc::Status s = Choose(req, &r);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_THAT(s.error_message(), HasSubstr("key_needed"));
+  EXPECT_EQ(Refusal(s), v1::TURN_FAILURE_KEY_NEEDED);
 }
 
 TEST_F(GatewayTest, OnlyArenaMayCall) {

@@ -68,8 +68,19 @@ grpc::ServerUnaryReactor* GatewayService::ChooseMove(grpc::CallbackServerContext
   // Runs on this thread for a refusal, else later on the HTTP loop's thread.
   gateway_->ChooseMove(*request, [this, reactor, response](absl::Status status,
                                                            arena::v1::ModelTurnResponse result) {
-    if (status.ok()) *response = std::move(result);
-    FinishLater(reactor, common::ToGrpc(status));
+    if (status.ok()) {
+      *response = std::move(result);
+      return FinishLater(reactor, grpc::Status::OK);
+    }
+    grpc::Status refused = common::ToGrpc(status);
+    if (result.failure_kind() != arena::v1::TURN_FAILURE_UNSPECIFIED) {
+      // What the caller acts on travels typed, in the error's details.
+      arena::v1::GatewayRefusal refusal;
+      refusal.set_failure(result.failure_kind());
+      refused =
+          grpc::Status(refused.error_code(), refused.error_message(), refusal.SerializeAsString());
+    }
+    FinishLater(reactor, refused);
   });
   return reactor;
 }
