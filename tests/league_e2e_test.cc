@@ -573,7 +573,8 @@ TEST(LeagueE2eTest, OwnKeySeatPausesAfterAGatewayRestartUntilTheKeyReturns) {
       v1::ArenaTable t;
       ASSERT_TRUE(CallAs(*stub, &Stub::GetTable, As{}, ref, &t).ok());
       ASSERT_EQ(t.ai_seats_size(), 1);
-      if (t.ai_seats(0).state() == "key-needed") {
+      if (t.ai_seats(0).seat_state() == v1::AI_SEAT_STATE_KEY_NEEDED) {
+        EXPECT_EQ(t.ai_seats(0).state(), "key-needed");
         paused_seen = true;
         // Only the owner may supply it, and the seat stays paused until then.
         v1::SupplyKeyRequest sk;
@@ -762,6 +763,28 @@ TEST(LeagueE2eTest, ToyGameIsSeatedPlayedAndWatchedWithoutKnowingIt) {
   EXPECT_THAT(text, HasSubstr("(model mock-competent)"));
   EXPECT_THAT(text, HasSubstr("finished:"));
   EXPECT_EQ(text.find('\033'), std::string::npos) << "terminal codes written to a file";
+
+  // `arenactl demo` opens a table of bots through arena as a guest (no service secret) and
+  // follows it to the end; arena plays it at the pace asked for.
+  const std::string demo_out = MakeTempDir("toy-demo") + "/demo.txt";
+  const absl::Time demo_start = absl::Now();
+  Subprocess demo(
+      {"/bin/sh", "-c",
+       std::string(ARENACTL_BIN) + " demo --demo_game=hex-tictactoe" +
+           " --demo_move_delay_ms=150 --demo_stall_ms=20000 --arena_addr=" + d.Address("arena") +
+           " --game_state_addr=" + d.Address("game-state") + " > " + demo_out});
+  ASSERT_EQ(demo.Wait(absl::Seconds(120)), 0) << demo.Stderr();
+  const absl::Duration demo_took = absl::Now() - demo_start;
+  std::ifstream demo_in(demo_out);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(demo_in, line);) lines.push_back(line);
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_THAT(lines[0], ::testing::StartsWith("demo game "));
+  EXPECT_THAT(lines.back(), HasSubstr("finished (ended)"));
+  int moves = 0;
+  for (const std::string& line : lines) moves += line.find("  seat ") != std::string::npos;
+  EXPECT_GE(moves, 5);  // hex tic-tac-toe needs at least five stones to end
+  EXPECT_GE(demo_took, absl::Milliseconds(150) * moves) << "the bots did not keep the pace";
 }
 
 // A proto int64 as ProtoToJson stores it (a string), or 0 when absent.

@@ -144,6 +144,9 @@ absl::StatusOr<v1::AiPolicy> NormalizePolicy(const v1::AiPolicy& in, bool league
     return absl::InvalidArgumentError("forfeits_before_resign must be within 0..1000");
   }
   if (p.forfeits_before_resign() == 0) p.set_forfeits_before_resign(5);
+  if (p.min_bot_turn_ms() < 0 || p.min_bot_turn_ms() > 10'000) {
+    return absl::InvalidArgumentError("min_bot_turn_ms must be within 0..10000");
+  }
   return p;
 }
 
@@ -376,9 +379,13 @@ absl::StatusOr<v1::ArenaTable> SeatDriver::Describe(const std::string& game_id) 
       a->set_seat(d.seat);
       *a->mutable_spec() = d.spec;
       a->set_participant(d.participant);
-      a->set_state(out.state() != "active"   ? "done"
-                   : d.key_state == "needed" ? "key-needed"
-                                             : "driving");
+      const v1::AiSeatState state = out.state() != "active"   ? v1::AI_SEAT_STATE_DONE
+                                    : d.key_state == "needed" ? v1::AI_SEAT_STATE_KEY_NEEDED
+                                                              : v1::AI_SEAT_STATE_DRIVING;
+      a->set_seat_state(state);
+      a->set_state(state == v1::AI_SEAT_STATE_DONE         ? "done"
+                   : state == v1::AI_SEAT_STATE_KEY_NEEDED ? "key-needed"
+                                                           : "driving");
       pqxx::result c = txn.exec_params(
           "SELECT count(*), count(*) FILTER (WHERE action_kind = $3), coalesce(sum(cost), 0) "
           "FROM ai_turns WHERE game_id = $1 AND seat = $2",
@@ -524,6 +531,10 @@ bool SeatDriver::Submit(Follow& f, const v1::GameView& view, int seat, v1::Actio
 
 void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& d) {
   const int engine_seat = view.seats(d.seat).engine_seat();
+  // The table's pace: the answer waits until the turn has lasted min_bot_turn_ms, within the
+  // clock (TimeLeft keeps the margin the answer needs to arrive).
+  const absl::Time paced_until =
+      absl::Now() + std::min(absl::Milliseconds(f.table.policy.min_bot_turn_ms()), TimeLeft(view));
   for (int attempt = 0; !stopping_; ++attempt) {
     absl::Duration cap = std::min(options_.bot_time_cap, TimeLeft(view));
     if (cap < absl::Milliseconds(20)) return;  // the clock will end this turn
@@ -549,6 +560,10 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
     }
     if (stopping_) return;
     if (s.ok()) {
+      while (!stopping_ && absl::Now() < paced_until) {
+        absl::SleepFor(std::min(paced_until - absl::Now(), absl::Milliseconds(100)));
+      }
+      if (stopping_) return;
       const std::string& move = answer.move().text();
       if (!Submit(f, view, d.seat, common::ActionKindOfText(move), move, "")) {
         auto now = GetView(f.table.game_id);
@@ -579,6 +594,15 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
 // --- Model turns ---------------------------------------------------------------------------
 
 namespace {
+
+// The typed cause of a refused gateway call (its GatewayRefusal details), if it gave one.
+v1::TurnFailure RefusalOf(const grpc::Status& s) {
+  v1::GatewayRefusal refusal;
+  if (s.ok() || s.error_details().empty() || !refusal.ParseFromString(s.error_details())) {
+    return v1::TURN_FAILURE_UNSPECIFIED;
+  }
+  return refusal.failure();
+}
 
 absl::StatusOr<TurnRow> LoadTurn(common::PgPool& pool, const std::string& game_id, int64_t seq) {
   TurnRow t;
@@ -759,9 +783,8 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
       if (stopping_) return;  // the call's outcome is unknown: a restart charges its worst case
       std::string failure;
       if (!s.ok()) {
-        if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION &&
-            absl::StartsWith(s.error_message(), "key_needed")) {
-          failure = "key_needed";
+        if (RefusalOf(s) == v1::TURN_FAILURE_KEY_NEEDED) {
+          failure = common::TurnFailureWord(v1::TURN_FAILURE_KEY_NEEDED);
         } else if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
           failure = "cost_cap";  // even the first prompt would cost more than the cap
         } else if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
@@ -787,7 +810,8 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
             t.unparsable++;
           t.attempts.push_back(nlohmann::json::parse(common::ProtoToJson(a), nullptr, false));
         }
-        failure = resp.ok() ? "" : resp.failure();
+        failure = resp.ok() ? "" : common::TurnFailureWord(resp.failure_kind());
+        if (!resp.ok() && failure.empty()) failure = "provider";   // a gateway that gave no kind
         if (failure == "auth" && own_key) failure = "key_needed";  // the owner's key is refused
       }
       if (failure.empty()) {

@@ -2,24 +2,33 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <memory>
-#include <random>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "arena/v1/bot.grpc.pb.h"
+#include "arena/v1/arena.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
-#include "clients/game_state_client.h"
 #include "common/board_view_proto.h"
 #include "common/grpc_util.h"
 #include "common/proto_words.h"
 #include "engine/core/game.h"
-#include "services/common/service_auth.h"
+#include "tools/arenactl/client.h"
 
 namespace arena::arenactl {
+namespace {
+
+int Fail(const char* what, const grpc::Status& s) {
+  std::fprintf(stderr, "arenactl demo: %s: %s: %s\n", what, StatusName(s.error_code()).c_str(),
+               s.error_message().c_str());
+  return 1;
+}
+
+}  // namespace
+
 int RunDemo(const DemoOptions& o) {
   auto variant = engine::Variant::Parse(o.variant);
   if (!variant.ok()) {
@@ -40,18 +49,25 @@ int RunDemo(const DemoOptions& o) {
     return 2;
   }
   const int seats = (*initial)->NumSeats();
-  auto gs = v1::GameStateService::NewStub(common::MakeChannel(o.game_state_addr));
-  auto bot = v1::BotService::NewStub(common::MakeChannel(o.bot_addr));
-  // arena-bot answers only the arena service.
-  auto identity = common::ServiceIdentity::Load(o.secrets_dir, "arena");
-  if (!identity.ok()) {
-    std::fprintf(stderr, "arenactl demo: the arena service's credential: %s\n",
-                 std::string(identity.status().message()).c_str());
-    return 2;
-  }
-  bool bot_failed = false;
+  auto arena = v1::ArenaService::NewStub(common::MakeChannel(o.arena_addr));
+  auto call = [&](auto method, const auto& req, auto* resp, const std::string& token) {
+    grpc::ClientContext ctx;
+    common::SetDeadline(ctx, o.timeout);
+    if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+    return ((*arena).*method)(&ctx, req, resp);
+  };
 
-  v1::CreateTableRequest create;
+  // Anyone may open a table of bots: the demo does it as a guest would, and arena plays it.
+  std::string token = o.token;
+  if (token.empty()) {
+    v1::GuestTokenRequest guest;
+    guest.set_display_name("demo");
+    v1::SessionToken session;
+    grpc::Status s = call(&v1::ArenaService::Stub::GuestToken, guest, &session, "");
+    if (!s.ok()) return Fail("a guest token", s);
+    token = session.token();
+  }
+  v1::ArenaCreateTableRequest create;
   create.mutable_settings()->set_engine_game(o.game);
   for (const auto& [k, v] : variant->options()) {
     (*create.mutable_settings()->mutable_variant()->mutable_options())[k] = v;
@@ -59,102 +75,74 @@ int RunDemo(const DemoOptions& o) {
   create.mutable_settings()->set_level(v1::TABLE_LEVEL_BEGINNER);
   create.mutable_settings()->set_is_public(true);
   for (int i = 0; i < seats; ++i) {
-    auto* seat = create.add_seats();
-    seat->set_kind(v1::SEAT_KIND_GUEST);
-    seat->set_display_name("demo-bot-" + std::to_string(i));
+    v1::SeatSpec* seat = create.add_seats()->mutable_spec();
+    seat->set_kind(v1::SEAT_KIND_BOT);
+    seat->set_bot_level(o.level);
   }
-  v1::CreateTableResponse created;
-  {
-    grpc::ClientContext ctx;
-    common::SetDeadline(ctx, o.timeout);
-    grpc::Status s = gs->CreateTable(&ctx, create, &created);
-    if (!s.ok()) {
-      std::fprintf(stderr, "arenactl demo: create table: %s\n", s.error_message().c_str());
-      return 1;
-    }
+  create.mutable_policy()->set_min_bot_turn_ms(o.move_delay_ms);
+  v1::ArenaCreateTableResponse created;
+  if (grpc::Status s = call(&v1::ArenaService::Stub::CreateTable, create, &created, token);
+      !s.ok()) {
+    return Fail("create the table", s);
   }
-  std::vector<std::string> creds;
-  for (int i = 0; i < seats; ++i) {
-    grpc::ClientContext ctx;
-    common::SetDeadline(ctx, o.timeout);
-    v1::JoinTableRequest join;
-    join.set_game_id(created.game_id());
-    join.set_seat(i);
-    join.set_display_name("demo-bot-" + std::to_string(i));
-    v1::JoinTableResponse joined;
-    grpc::Status s = gs->JoinTable(&ctx, join, &joined);
-    if (!s.ok()) {
-      std::fprintf(stderr, "arenactl demo: join seat %d: %s\n", i, s.error_message().c_str());
-      return 1;
-    }
-    creds.push_back(joined.seat_credential());
-  }
-  std::printf("demo game %s (%s, %s): watch it with\n  arenactl watch %s\n",
-              created.game_id().c_str(), o.game.c_str(), o.variant.c_str(),
-              created.game_id().c_str());
+  const std::string& id = created.game_id();
+  std::printf("demo game %s (%s, %s): watch it with\n  arenactl watch %s\n", id.c_str(),
+              o.game.c_str(), o.variant.c_str(), id.c_str());
   std::fflush(stdout);
 
-  std::mt19937_64 rng(1);
-  for (int n = 0; n < o.max_actions; ++n) {
-    v1::GameView view;
-    {
-      grpc::ClientContext ctx;
-      common::SetDeadline(ctx, o.timeout);
-      v1::GetGameRequest get;
-      get.set_game_id(created.game_id());
-      grpc::Status s = gs->GetGame(&ctx, get, &view);
-      if (!s.ok()) {
-        std::fprintf(stderr, "arenactl demo: %s\n", s.error_message().c_str());
-        return 1;
+  // Follow the game's stream and print each action, until the game ends or max_actions.
+  auto gs = v1::GameStateService::NewStub(common::MakeChannel(o.game_state_addr));
+  grpc::ClientContext ctx;
+  v1::WatchGameRequest watch;
+  watch.set_game_id(id);
+  auto stream = gs->WatchGame(&ctx, watch);
+  // arena plays the seats; a stream without moves means it is not playing them.
+  std::atomic<int64_t> last_event_ns{absl::GetCurrentTimeNanos()};
+  std::atomic<bool> done{false}, stalled{false};
+  std::thread watchdog([&] {
+    while (!done) {
+      absl::SleepFor(absl::Milliseconds(100));
+      if (absl::Now() - absl::FromUnixNanos(last_event_ns.load()) > o.stall_timeout) {
+        stalled = true;
+        ctx.TryCancel();
+        return;
       }
     }
-    if (view.status() != v1::GAME_STATUS_ACTIVE) {
-      std::printf("demo game %s finished: %s %s\n", created.game_id().c_str(),
-                  view.outcome().result_text().c_str(), view.outcome().reason().c_str());
-      return 0;
-    }
-    const int seat = view.to_move();
-    if (seat < 0 || seat >= seats || view.legal_moves().empty()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      continue;
-    }
-    // The bot plays the seat; should it be unreachable, a random legal move keeps the demo going.
-    std::string move = view.legal_moves(rng() % view.legal_moves_size());
-    {
-      v1::ChooseMoveRequest ask;
-      ask.set_engine_game(o.game);
-      *ask.mutable_variant() = view.settings().variant();
-      ask.set_position(view.position());
-      ask.set_seat(view.seats(seat).engine_seat());
-      ask.set_level(o.level);
-      ask.set_seed(n);
-      ask.set_time_cap_ms(2000);
-      v1::ChooseMoveResponse answer;
-      grpc::ClientContext ctx;
-      common::SetDeadline(ctx, absl::Seconds(5));
-      identity->Attach(ctx);
-      const grpc::Status asked = bot->ChooseMove(&ctx, ask, &answer);
-      if (asked.ok()) {
-        move = answer.move().text();
-      } else if (!bot_failed) {
-        bot_failed = true;  // said once: the demo goes on with random legal moves
-        std::fprintf(stderr, "arenactl demo: arena-bot: %s; playing random legal moves\n",
-                     asked.error_message().c_str());
+  });
+  int actions = 0;
+  std::string ending;
+  v1::GameEvent event;
+  while (stream->Read(&event)) {
+    if (event.type() == "action") {
+      last_event_ns = absl::GetCurrentTimeNanos();  // keep-alives do not count: moves do
+      std::printf("%4lld  seat %d  %s\n", static_cast<long long>(event.action_number() + 1),
+                  event.seat(), event.action().c_str());
+      std::fflush(stdout);
+      if (++actions >= o.max_actions) {
+        ending = absl::StrFormat(
+            "demo game %s: stopped following after %d actions (arena plays on)", id, actions);
+        break;
       }
     }
-    grpc::Status s = clients::GameStateClient::SubmitOn(
-        *gs, clients::SeatAction(created.game_id(), seat, move, view.action_number()),
-        clients::Credentials{.seat = creds[seat]}, o.timeout, nullptr);
-    if (!s.ok()) {
-      std::fprintf(stderr, "arenactl demo: seat %d '%s': %s\n", seat, move.c_str(),
-                   s.error_message().c_str());
-      return 1;
+    if (event.type() == "ended" || event.type() == "aborted" || event.type() == "voided") {
+      ending = absl::StrFormat("demo game %s finished (%s)", id, event.type());
+      break;
     }
-    std::printf("%4d  seat %d  %s\n", n + 1, seat, move.c_str());
-    std::fflush(stdout);
-    std::this_thread::sleep_for(std::chrono::milliseconds(o.move_delay_ms));
   }
-  std::printf("demo game %s stopped after %d actions\n", created.game_id().c_str(), o.max_actions);
+  done = true;
+  ctx.TryCancel();
+  watchdog.join();
+  grpc::Status s = stream->Finish();
+  if (stalled) {
+    std::fprintf(stderr, "arenactl demo: no move in %s: is arena playing the bot seats?\n",
+                 absl::FormatDuration(o.stall_timeout).c_str());
+    return 1;
+  }
+  if (ending.empty()) {
+    if (!s.ok() && s.error_code() != grpc::StatusCode::CANCELLED) return Fail("watch", s);
+    ending = absl::StrFormat("demo game %s: the stream ended", id);
+  }
+  std::printf("%s\n", ending.c_str());
   return 0;
 }
 

@@ -1,6 +1,8 @@
-// `arenactl demo`: sets a table of guest seats on arena-game-state and has arena-bot play every
-// seat until the game ends, so a fresh deployment has a game anyone can watch
-// (`arenactl watch GAME`). `arenactl watch`: follows a game's live stream and redraws the board.
+// `arenactl demo`: opens a table of bots through arena, as any guest could, at a pace spectators
+// can follow (AiPolicy.min_bot_turn_ms), so a fresh deployment has a game anyone can watch
+// (`arenactl watch GAME`); arena plays the seats, the demo follows the game's stream and prints
+// each action until the game ends or it has seen max_actions. It holds no service secret. `arenactl
+// watch`: follows a game's live stream and redraws the board.
 #pragma once
 
 #include <string>
@@ -11,15 +13,16 @@
 namespace arena::arenactl {
 
 struct DemoOptions {
-  std::string game_state_addr;
-  std::string bot_addr;
-  std::string secrets_dir;  // where the arena service's credential is read for arena-bot
-  std::string game;         // engine id; scripts/up names the showcase game
+  std::string arena_addr;
+  std::string game_state_addr;  // the game's stream
+  std::string token;            // a session token; empty: the demo takes a guest token
+  std::string game;             // engine id; scripts/up names the showcase game
   std::string variant;
   int level = 2;
-  int move_delay_ms = 300;  // pause between moves so watchers can follow
-  int max_actions = 400;
+  int move_delay_ms = 300;  // each bot turn lasts at least this long, so watchers can follow
+  int max_actions = 400;    // stop following (arena plays on to the end)
   absl::Duration timeout = absl::Seconds(10);
+  absl::Duration stall_timeout = absl::Seconds(60);  // no action for this long: a failure
 };
 
 int RunDemo(const DemoOptions& options);

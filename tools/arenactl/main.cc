@@ -40,11 +40,11 @@ ABSL_FLAG(std::string, gateway_addr, "127.0.0.1:7103", "arena-llm-gateway addres
 ABSL_FLAG(std::string, demo_game, "", "demo: the game to play (an engine id; required).");
 ABSL_FLAG(std::string, demo_variant, "", "demo: its variant options (the game's keys).");
 ABSL_FLAG(int, demo_level, 2, "demo: the bot level playing every seat.");
-ABSL_FLAG(int, demo_move_delay_ms, 300, "demo: pause between moves.");
-ABSL_FLAG(int, demo_max_actions, 400, "demo: stop after this many actions.");
-ABSL_FLAG(std::string, demo_secrets_dir, ".arena/secrets",
-          "demo: the deployment's service secrets (the demo asks arena-bot as the arena service, "
-          "as an operator on the host that holds them).");
+ABSL_FLAG(int, demo_move_delay_ms, 300,
+          "demo: each bot turn lasts at least this long (0..10000), so watchers can follow.");
+ABSL_FLAG(int, demo_max_actions, 400,
+          "demo: stop following after this many actions (arena plays the game to its end).");
+ABSL_FLAG(int, demo_stall_ms, 60000, "demo: fail when no action comes for this long.");
 ABSL_FLAG(bool, once, false, "watch: draw the current position once and exit.");
 ABSL_FLAG(bool, coords, false, "watch: label the board's rows with their cells.");
 ABSL_FLAG(int, seat, -1, "watch: turn the board to this seat's edge (engine seat; -1 first).");
@@ -452,14 +452,15 @@ const std::map<std::string, Command>& Commands() {
       {"demo",
        [](const Args&) {
          arena::arenactl::DemoOptions o;
+         o.arena_addr = absl::GetFlag(FLAGS_arena_addr);
          o.game_state_addr = absl::GetFlag(FLAGS_game_state_addr);
-         o.bot_addr = absl::GetFlag(FLAGS_bot_addr);
+         o.token = arena::arenactl::Token();
          o.game = absl::GetFlag(FLAGS_demo_game);
          o.variant = absl::GetFlag(FLAGS_demo_variant);
          o.level = absl::GetFlag(FLAGS_demo_level);
          o.move_delay_ms = absl::GetFlag(FLAGS_demo_move_delay_ms);
          o.max_actions = absl::GetFlag(FLAGS_demo_max_actions);
-         o.secrets_dir = absl::GetFlag(FLAGS_demo_secrets_dir);
+         o.stall_timeout = absl::Milliseconds(absl::GetFlag(FLAGS_demo_stall_ms));
          o.timeout = absl::Milliseconds(absl::GetFlag(FLAGS_timeout_ms));
          return arena::arenactl::RunDemo(o);
        }},
@@ -487,7 +488,7 @@ constexpr char kUsage[] =
     "Commands:\n"
     "  health                          health and version of every server\n"
     "  verify GAME                     recompute every random draw of a finished game\n"
-    "  demo                            bots play a game on fresh guest seats (--demo_game, "
+    "  demo                            arena's bots play a game to watch (--demo_game, "
     "--demo_variant)\n"
     "  watch GAME [--once] [--coords] [--seat=N]\n"
     "                                  follow a game live: board, seats, clocks, last move\n"
