@@ -19,7 +19,7 @@
 namespace arena::bots {
 
 struct BotRequest {
-  std::string game;      // "chess", "chestonia-chess", ...
+  std::string game;      // the engine's game id (engine::Game::Id())
   std::string variant;   // "players=3,board=plain"
   std::string position;  // the engine's serialization (or FEN for chess)
   int seat = 0;

@@ -172,7 +172,7 @@ class State {
 class Game {
  public:
   virtual ~Game() = default;
-  virtual std::string_view Id() const = 0;  // "chess", "chestonia-chess", ...
+  virtual std::string_view Id() const = 0;  // the name of the game everywhere (lowercase, -)
   virtual std::string_view DisplayName() const = 0;
   virtual int MinSeats() const = 0;
   virtual int MaxSeats() const = 0;

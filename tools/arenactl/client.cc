@@ -15,7 +15,8 @@ ABSL_FLAG(std::string, token_file, "",
           "File with the bearer token; signup and signin write it (mode 0600).");
 ABSL_FLAG(int, limit, 50, "Rows to show (history, audit, league list, matches).");
 ABSL_FLAG(std::string, game, "",
-          "Engine game id, e.g. chestonia-chess (league create/run; a filter of matches).");
+          "Engine game id, as `arena-engine games` lists them (league create/run; a filter of "
+          "matches).");
 
 namespace arena::arenactl {
 

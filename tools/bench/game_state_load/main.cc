@@ -35,6 +35,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "clients/game_state_client.h"
 #include "common/grpc_util.h"
 #include "engine/core/game.h"
 
@@ -122,16 +123,8 @@ void PlayGames(std::shared_ptr<grpc::Channel> channel, absl::Time end, uint32_t 
       std::vector<std::string> legal = state->LegalActions();
       const std::string& m = legal[rng() % legal.size()];
       int seat = (leader + state->ToMove()) % 2;
-      v1::SubmitActionRequest req;
-      req.set_game_id(cresp.game_id());
-      req.set_seat(seat);
-      req.set_kind(v1::ACTION_KIND_MOVE);
-      req.mutable_move()->set_text(m);
-      req.set_expected_action_number(number);
+      const v1::SubmitActionRequest req = clients::SeatAction(cresp.game_id(), seat, m, number);
       v1::SubmitActionResponse resp;
-      grpc::ClientContext ctx;
-      common::SetDeadline(ctx, absl::Seconds(30));
-      ctx.AddMetadata("x-arena-seat-credential", creds[seat]);
       absl::Time t0 = absl::Now();
       if (pace > absl::ZeroDuration()) {
         if (due > t0) absl::SleepFor(due - t0);
@@ -139,7 +132,8 @@ void PlayGames(std::shared_ptr<grpc::Channel> channel, absl::Time end, uint32_t 
         t0 = due;  // a late send is charged to this move, not hidden
         due += pace;
       }
-      grpc::Status s = stub->SubmitAction(&ctx, req, &resp);
+      grpc::Status s = clients::GameStateClient::SubmitOn(
+          *stub, req, clients::Credentials{.seat = creds[seat]}, absl::Seconds(30), &resp);
       double ms = absl::ToDoubleMilliseconds(absl::Now() - t0);
       if (!Call(s, stats)) return;
       local.push_back(ms);

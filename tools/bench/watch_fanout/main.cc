@@ -16,6 +16,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "clients/game_state_client.h"
 #include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "google/protobuf/util/time_util.h"
@@ -164,17 +165,13 @@ int main(int argc, char** argv) {
     auto legal = state->LegalActions();
     std::string m = legal[rng() % legal.size()];
     int seat = (view.leader() + state->ToMove()) % 2;
-    v1::SubmitActionRequest req;
-    req.set_game_id(cresp.game_id());
-    req.set_seat(seat);
-    req.set_kind(v1::ACTION_KIND_MOVE);
-    req.mutable_move()->set_text(m);
-    req.set_expected_action_number(moves);
     v1::SubmitActionResponse resp;
-    grpc::ClientContext ctx;
-    common::SetDeadline(ctx, absl::Seconds(10));
-    ctx.AddMetadata("x-arena-seat-credential", creds[seat]);
-    if (!stub.SubmitAction(&ctx, req, &resp).ok()) break;
+    if (!clients::GameStateClient::SubmitOn(
+             stub, clients::SeatAction(cresp.game_id(), seat, m, moves),
+             clients::Credentials{.seat = creds[seat]}, absl::Seconds(10), &resp)
+             .ok()) {
+      break;
+    }
     (void)state->Apply(m);
     absl::SleepFor(absl::Milliseconds(absl::GetFlag(FLAGS_interval_ms)));
   }
