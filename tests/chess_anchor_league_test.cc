@@ -23,12 +23,13 @@
 // - the model played only Stockfish's moves (no illegal or unparsable answer, no forfeit), so its
 //   behaviour is the known one.
 // Eight games per seating (each colour): the model plays 32 games, 16 against each anchor.
-// Simulated at the true strengths (wins and losses only, the fit and prior above), that gives a
-// median width of about 350 and covers 1500 about 96% of the time; 6 a seating would cover only
-// about 93% (the results are few and discrete) and 4 gives widths near 480. A miss of the first
-// assertion alone is therefore not yet evidence of a bug: about one run in thirty misses by
-// design; rerun, with more games if need be. Label `slow`; ARENA_ANCHOR_GAMES_PER_SEATING sets
-// the games per seating. Figures of a run: docs/leagues.md, "Ratings".
+// Simulated at the true strengths with the production fit (services/arena/ratings/
+// bradley_terry_test.cc, TheAnchorLeagueDesign...), that gives a median width of about 350 and
+// covers 1500 about 96% of the time; 6 a seating would cover only about 93% (the results are few
+// and discrete) and 4 gives widths near 480. A miss of the first assertion alone is therefore not
+// yet evidence of a bug: about one run in thirty misses by design; rerun, with more games if need
+// be. Label `slow`; ARENA_ANCHOR_GAMES_PER_SEATING sets the games per seating. Figures of a run:
+// docs/leagues.md, "Ratings".
 #include <unistd.h>
 
 #include <cstdlib>
