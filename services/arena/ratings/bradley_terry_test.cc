@@ -1,6 +1,8 @@
 #include "services/arena/ratings/bradley_terry.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "gtest/gtest.h"
@@ -64,6 +66,47 @@ TEST(BradleyTerryTest, IntervalsCoverTheTruthAboutNinetyFivePercentOfTheTime) {
   double coverage = static_cast<double>(covered) / intervals;
   EXPECT_GT(coverage, 0.87);
   EXPECT_LT(abs_error / intervals, 40.0);
+}
+
+// The design of tests/chess_anchor_league_test.cc: a model of true rating 1500 against anchors
+// 1350 and 2100, the production prior N(1725, 400²) (the anchors' mean), 2 × `per_seating` games
+// against each anchor, wins and losses only. Its coverage and widths, which that test and
+// docs/leagues.md quote, come from the fit itself.
+TEST(BradleyTerryTest, TheAnchorLeagueDesignGivesAnInformativeIntervalThatCoversTheTruth) {
+  const double truth = 1500;
+  const std::vector<BtParticipant> people = {{1350.0}, {2100.0}, {}};
+  BtOptions options;
+  options.prior_rating = 1725;
+  std::mt19937_64 rng(19);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int per_seating : {4, 6, 8}) {
+    const int trials = 2000;
+    int covered = 0;
+    std::vector<double> widths;
+    for (int trial = 0; trial < trials; ++trial) {
+      std::vector<PairResult> results;
+      for (int anchor : {0, 1}) {
+        const double p = 1 / (1 + std::pow(10.0, (*people[anchor].anchor - truth) / 400));
+        for (int g = 0; g < 2 * per_seating; ++g) {
+          results.push_back({2, anchor, u(rng) < p ? 1.0 : 0.0});
+        }
+      }
+      auto fit = FitBradleyTerry(people, results, options);
+      ASSERT_TRUE(fit.ok());
+      covered += (*fit)[2].low95 <= truth && truth <= (*fit)[2].high95;
+      widths.push_back((*fit)[2].high95 - (*fit)[2].low95);
+    }
+    std::sort(widths.begin(), widths.end());
+    const double coverage = static_cast<double>(covered) / trials;
+    std::printf("%d a seating: coverage %.3f, width median %.0f, max %.0f\n", per_seating, coverage,
+                widths[trials / 2], widths.back());
+    // Never as wide as the 750 between the anchors (the prior alone is 1568 wide).
+    EXPECT_LT(widths.back(), 750);
+    if (per_seating == 8) {
+      EXPECT_GT(coverage, 0.94);
+      EXPECT_LT(widths[trials / 2], 380);
+    }
+  }
 }
 
 TEST(BradleyTerryTest, UnbeatenPlayerStaysFinite) {
