@@ -24,9 +24,11 @@
 namespace arena::testing {
 namespace {
 
-// The proto descriptor of a service linked into this test ("arena.v1.BotService").
-const google::protobuf::ServiceDescriptor* ServiceNamed(const std::string& name) {
-  return google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(name);
+// The descriptor of service `name` of the proto file that defines `MessageInFile` (naming a
+// message links the file's descriptor in).
+template <class MessageInFile>
+const google::protobuf::ServiceDescriptor* ServiceOf(const char* name) {
+  return MessageInFile::descriptor()->file()->FindServiceByName(name);
 }
 
 constexpr char kMarker[] = "@@utf8-poison@@";
@@ -118,6 +120,8 @@ int ExpectEveryRpcRefused(const google::protobuf::ServiceDescriptor* service,
                           const std::shared_ptr<grpc::Channel>& channel,
                           const std::function<void(grpc::ClientContext&)>& as) {
   int poisoned = 0;
+  EXPECT_NE(service, nullptr);
+  if (service == nullptr) return 0;
   for (int i = 0; i < service->method_count(); ++i) {
     const auto* m = service->method(i);
     std::unique_ptr<google::protobuf::Message> req(
@@ -170,9 +174,10 @@ TEST(UnparsableRequestTest, GameStateAnswersBeforeAnyHandlerAndChangesNothing) {
                 [&](grpc::ClientContext& ctx) { GameStateHarness::Attach(ctx, {t.seats[mover]}); });
     EXPECT_EQ(r.status.error_code(), grpc::StatusCode::UNIMPLEMENTED) << r.status.error_message();
   }
-  const int poisoned = ExpectEveryRpcRefused(ServiceNamed("arena.v1.GameStateService"),
+  const int poisoned = ExpectEveryRpcRefused(ServiceOf<v1::SubmitActionRequest>("GameStateService"),
                                              h.server().channel(), AsArena);
-  EXPECT_EQ(poisoned, ServiceNamed("arena.v1.GameStateService")->method_count() - 1);  // ListGames
+  EXPECT_EQ(poisoned, ServiceOf<v1::SubmitActionRequest>("GameStateService")->method_count() -
+                          1);  // ListGames
 
   // Nothing changed: no game, no event, the same view, the same clock.
   EXPECT_EQ(h.CountRows("SELECT count(*) FROM game.events"), events);
@@ -188,6 +193,10 @@ TEST(UnparsableRequestTest, GameStateAnswersBeforeAnyHandlerAndChangesNothing) {
                        &resp, "plain reasoning")
                   .ok());
   EXPECT_EQ(resp.action_number(), 0);
+  // What the server logged of it: protobuf's own line per refused parse, and nothing else.
+  const std::string log = h.server().process().Stderr();
+  EXPECT_NE(log.find("contains invalid UTF-8 data when parsing"), std::string::npos);
+  EXPECT_EQ(log.find("event batch failed"), std::string::npos);
 }
 
 TEST(UnparsableRequestTest, ArenaAnswersBeforeAnyHandlerAndChangesNothing) {
@@ -207,7 +216,7 @@ TEST(UnparsableRequestTest, ArenaAnswersBeforeAnyHandlerAndChangesNothing) {
   };
   const std::string before = rows();
   const int poisoned =
-      ExpectEveryRpcRefused(ServiceNamed("arena.v1.ArenaService"), arena.channel(), AsArena);
+      ExpectEveryRpcRefused(ServiceOf<v1::SignUpRequest>("ArenaService"), arena.channel(), AsArena);
   EXPECT_GT(poisoned, 20);
   EXPECT_EQ(rows(), before);
 }
@@ -215,12 +224,14 @@ TEST(UnparsableRequestTest, ArenaAnswersBeforeAnyHandlerAndChangesNothing) {
 TEST(UnparsableRequestTest, BotAndGatewayAnswerBeforeAnyHandler) {
   ServerProcess bot(ARENA_BOT_BIN, {"--bot_workers=1"});
   ASSERT_TRUE(bot.ok());
-  EXPECT_EQ(ExpectEveryRpcRefused(ServiceNamed("arena.v1.BotService"), bot.channel(), AsArena), 1);
+  EXPECT_EQ(
+      ExpectEveryRpcRefused(ServiceOf<v1::ChooseMoveRequest>("BotService"), bot.channel(), AsArena),
+      1);
   // No upstream: a parsed call would fail on it, so the code proves the parse refused first.
   ServerProcess gateway(ARENA_GATEWAY_BIN, {"--abacus_base_url=http://127.0.0.1:9/v1"});
   ASSERT_TRUE(gateway.ok());
-  EXPECT_EQ(ExpectEveryRpcRefused(ServiceNamed("arena.v1.ModelGatewayService"), gateway.channel(),
-                                  AsArena),
+  EXPECT_EQ(ExpectEveryRpcRefused(ServiceOf<v1::RegisterKeyRequest>("ModelGatewayService"),
+                                  gateway.channel(), AsArena),
             4);
   EXPECT_EQ(gateway.process().Stderr().find("key registered"), std::string::npos);
 }
