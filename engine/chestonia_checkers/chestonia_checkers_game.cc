@@ -521,12 +521,15 @@ std::vector<std::string> ChestoniaCheckersGame::VariantKeys() const {
 }
 
 std::vector<std::string> ChestoniaCheckersGame::ExampleVariants() const {
-  return {"players=2,setup=normal,darts=off,movecap=120",
-          "players=2,setup=long,board=circles,movecap=120",
-          "players=3,setup=normal,board=target,movecap=40",
-          "players=3,setup=long,darts=off,first=k,movecap=40",
-          "players=2,setup=normal,reverse=on,darts=on,board=alternating",
-          "players=3,setup=normal,reverse=on,darts=off,movecap=40"};
+  // Short move caps: random play soon reaches positions where listing every turn takes
+  // seconds to minutes, soonest with three players (docs/rules/chestonia-checkers.md, "How
+  // many turns"; an open problem).
+  return {"players=2,setup=normal,darts=off,movecap=30",
+          "players=2,setup=long,board=circles,movecap=30",
+          "players=3,setup=normal,board=target,movecap=12",
+          "players=3,setup=long,darts=off,first=k,movecap=12",
+          "players=2,setup=normal,reverse=on,darts=on,board=alternating,movecap=30",
+          "players=3,setup=normal,reverse=on,darts=off,movecap=12"};
 }
 
 absl::StatusOr<std::unique_ptr<State>> ChestoniaCheckersGame::NewInitialState(
