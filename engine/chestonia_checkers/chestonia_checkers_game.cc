@@ -1,0 +1,557 @@
+#include "engine/chestonia_checkers/chestonia_checkers_game.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/chestonia_checkers/movegen.h"
+#include "engine/chestonia_checkers/notation.h"
+#include "engine/hex/dart.h"
+
+namespace arena::engine::chestonia_checkers {
+namespace {
+
+// Reward kinds by zone: 1 a crowned man; 2 and 3 a man.
+int RewardKind(int zone) {
+  if (zone == 1) return kKing;
+  if (zone == 2 || zone == 3) return kMan;
+  return kEmpty;
+}
+
+absl::Status NotLegal(std::string_view action, std::string_view why) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("'", ToAbsl(action), "' is not legal here: ", ToAbsl(why)));
+}
+
+}  // namespace
+
+absl::StatusOr<Rules> RulesFromVariant(const Variant& variant) {
+  absl::Status keys = variant.CheckKeys(ChestoniaCheckersGame::Instance().VariantKeys());
+  if (!keys.ok()) return keys;
+  Rules rules;
+  absl::StatusOr<int> players = variant.GetInt("players", 2);
+  if (!players.ok()) return players.status();
+  if (*players != 2 && *players != 3) return absl::InvalidArgumentError("players must be 2 or 3");
+  rules.players = *players;
+  const std::string setup = variant.Get("setup", "normal");
+  if (setup != "normal" && setup != "long") {
+    return absl::InvalidArgumentError(absl::StrCat("setup must be normal or long, got ", setup));
+  }
+  rules.setup = setup == "long" ? Setup::kLong : Setup::kNormal;
+  const std::string board = variant.Get("board", "plain");
+  bool board_ok = false;
+  for (BoardKind b :
+       {BoardKind::kPlain, BoardKind::kAlternating, BoardKind::kCircles, BoardKind::kTarget}) {
+    if (BoardKindName(b) == board) {
+      rules.board = b;
+      board_ok = true;
+    }
+  }
+  if (!board_ok) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("board must be plain, alternating, circles or target, got ", board));
+  }
+  const bool dart_board = rules.board == BoardKind::kCircles || rules.board == BoardKind::kTarget;
+  absl::StatusOr<bool> darts = variant.GetBool("darts", dart_board);
+  if (!darts.ok()) return darts.status();
+  absl::StatusOr<bool> reverse = variant.GetBool("reverse", false);
+  if (!reverse.ok()) return reverse.status();
+  absl::StatusOr<int> movecap = variant.GetInt("movecap", 0);
+  if (!movecap.ok()) return movecap.status();
+  if (*movecap < 0) return absl::InvalidArgumentError("movecap must be 0 (none) or positive");
+  rules.darts = *darts;
+  rules.reverse = *reverse;
+  rules.movecap = *movecap;
+  const std::string first = variant.Get("first", "0");
+  int seat = -1;
+  if (first.size() == 1 && first[0] >= '0' && first[0] < '0' + rules.players) {
+    seat = first[0] - '0';
+  } else if (first.size() == 1) {
+    seat = SeatFromLetter(rules.players, first[0]);
+  }
+  if (seat < 0) return absl::InvalidArgumentError(absl::StrCat("first=", first, " is no seat"));
+  rules.first = seat;
+  return rules;
+}
+
+// --- State ----------------------------------------------------------------------------------
+
+std::unique_ptr<State> ChestoniaCheckersState::Clone() const {
+  return std::make_unique<ChestoniaCheckersState>(pos_);
+}
+
+int ChestoniaCheckersState::ToMove() const {
+  switch (pos_.phase) {
+    case Phase::kOver:
+      return kTerminalSeat;
+    case Phase::kRoundChance:
+    case Phase::kLanding:
+      return kChanceSeat;
+    default:
+      return pos_.turn;
+  }
+}
+
+std::string ChestoniaCheckersState::Phase() const {
+  switch (pos_.phase) {
+    case Phase::kRoundChance:
+    case Phase::kLanding:
+      return "chance";
+    case Phase::kAim:
+      return "dart-aim";
+    case Phase::kPlacement:
+      return "placement";
+    case Phase::kPenalty:
+      return "penalty";
+    case Phase::kMove:
+      return "move";
+    case Phase::kOver:
+      return "finished";
+  }
+  return "finished";
+}
+
+std::vector<std::string> ChestoniaCheckersState::LegalActions() const {
+  std::vector<std::string> actions;
+  switch (pos_.phase) {
+    case Phase::kMove: {
+      TurnList list;
+      GenerateTurns(pos_, list);
+      for (int i = 0; i < list.size(); ++i) actions.push_back(TurnText(list[i]));
+      break;
+    }
+    case Phase::kAim:
+      for (int c = 0; c < kNumCells; ++c) actions.push_back("aim " + CellName(c));
+      break;
+    case Phase::kPlacement: {
+      actions.push_back("skip");
+      const int kind = RewardKind(pos_.reward_zone);
+      pos_.HomeCells(pos_.turn).ForEach([&](int c) {
+        if (!pos_.cells[c]) {
+          actions.push_back(
+              absl::StrCat("place ", std::string(1, PieceLetter(kind)), " ", CellName(c)));
+        }
+      });
+      break;
+    }
+    case Phase::kPenalty:
+      pos_.MenOf(pos_.turn).ForEach([&](int c) { actions.push_back("penalty " + CellName(c)); });
+      break;
+    default:
+      break;
+  }
+  std::sort(actions.begin(), actions.end());
+  return actions;
+}
+
+std::vector<ChanceOutcome> ChestoniaCheckersState::ChanceOutcomes() const {
+  std::vector<ChanceOutcome> out;
+  if (pos_.phase == Phase::kRoundChance) {
+    // Given k full rounds since the last dart round, it comes now with probability 1/(11-k).
+    const double p = 1.0 / (kMaxRoundsBetweenDarts + 1 - pos_.rounds_since_dart);
+    out.push_back({"dart-round", p});
+    if (p < 1.0) out.push_back({"no-dart-round", 1.0 - p});
+  } else if (pos_.phase == Phase::kLanding) {
+    const std::vector<double>& dist = hex::DartScatter::ForRadius(kRadius).Distribution(pos_.aim);
+    for (int c = 0; c < kNumCells; ++c) out.push_back({"land " + CellName(c), dist[c]});
+    out.push_back({"land miss", dist[kNumCells]});
+  }
+  return out;
+}
+
+absl::Status ChestoniaCheckersState::Apply(std::string_view action) {
+  Position next = pos_;
+  auto after_word = [&](std::string_view word) -> std::string_view {
+    return action.substr(word.size());
+  };
+  switch (pos_.phase) {
+    case Phase::kOver:
+      return absl::FailedPreconditionError("the game is over");
+    case Phase::kRoundChance:
+      if (action == "dart-round") {
+        if (pos_.rounds_since_dart < 3) return NotLegal(action, "too early for a dart round");
+        next.ApplyRoundChance(true);
+      } else if (action == "no-dart-round") {
+        if (pos_.rounds_since_dart >= kMaxRoundsBetweenDarts) {
+          return NotLegal(action, "the dart round is due");
+        }
+        next.ApplyRoundChance(false);
+      } else {
+        return absl::InvalidArgumentError(
+            absl::StrCat("expected dart-round or no-dart-round, got '", ToAbsl(action), "'"));
+      }
+      break;
+    case Phase::kLanding:
+      if (action == "land miss") {
+        next.ApplyLanding(-1);
+      } else if (absl::StartsWith(ToAbsl(action), "land ")) {
+        absl::StatusOr<int> cell = ParseCell(after_word("land "));
+        if (!cell.ok()) return cell.status();
+        next.ApplyLanding(*cell);
+      } else {
+        return absl::InvalidArgumentError(
+            absl::StrCat("expected land q,r or land miss, got '", ToAbsl(action), "'"));
+      }
+      break;
+    case Phase::kAim: {
+      if (!absl::StartsWith(ToAbsl(action), "aim ")) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("expected aim q,r, got '", ToAbsl(action), "'"));
+      }
+      absl::StatusOr<int> cell = ParseCell(after_word("aim "));
+      if (!cell.ok()) return cell.status();
+      next.ApplyAim(*cell);
+      break;
+    }
+    case Phase::kPlacement: {
+      if (action == "skip") {
+        next.ApplySkipPlacement();
+        break;
+      }
+      if (!absl::StartsWith(ToAbsl(action), "place ") || action.size() < 9 || action[7] != ' ') {
+        return absl::InvalidArgumentError(
+            absl::StrCat("expected place <K|M> q,r or skip, got '", ToAbsl(action), "'"));
+      }
+      const int kind = PieceKindFromLetter(action[6]);
+      absl::StatusOr<int> cell = ParseCell(action.substr(8));
+      if (kind == kEmpty) return absl::InvalidArgumentError("unknown piece letter (K or M)");
+      if (!cell.ok()) return cell.status();
+      if (kind != RewardKind(pos_.reward_zone)) {
+        return NotLegal(action, "that piece is not this zone's reward");
+      }
+      if (!pos_.HomeCells(pos_.turn).Test(*cell) || pos_.cells[*cell]) {
+        return NotLegal(action, "rewards go on a free cell of your starting rows");
+      }
+      next.ApplyPlacement(kind, *cell);
+      break;
+    }
+    case Phase::kPenalty: {
+      if (!absl::StartsWith(ToAbsl(action), "penalty ")) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("expected penalty q,r, got '", ToAbsl(action), "'"));
+      }
+      absl::StatusOr<int> cell = ParseCell(after_word("penalty "));
+      if (!cell.ok()) return cell.status();
+      if (!pos_.MenOf(pos_.turn).Test(*cell)) return NotLegal(action, "not one of your men");
+      next.ApplyPenalty(*cell);
+      break;
+    }
+    case Phase::kMove: {
+      absl::StatusOr<std::vector<uint8_t>> path = ParseTurnText(action);
+      if (!path.ok()) return path.status();
+      // Any route to a legal turn's result is that turn (movegen.h, TurnKey); checked without
+      // listing every turn, which can be many.
+      absl::StatusOr<TurnKey> key = ReplayTurn(pos_, path->data(), static_cast<int>(path->size()));
+      if (!key.ok()) return NotLegal(action, ToStd(key.status().message()));
+      if (!IsLegalTurn(pos_, path->data(), static_cast<int>(path->size()))) {
+        return NotLegal(action, CanCapture(pos_) ? "no such turn (a capture is compulsory, and a "
+                                                   "chain goes on while the piece can take)"
+                                                 : "no such turn");
+      }
+      next.ApplyTurn(Turn{path->data(), static_cast<int>(path->size())});
+      break;
+    }
+  }
+  ++next.action_count;
+  pos_ = next;
+  return absl::OkStatus();
+}
+
+absl::Status ChestoniaCheckersState::ApplySeatEvent(int seat, SeatEvent event) {
+  if (seat < 0 || seat >= pos_.rules.players) return absl::InvalidArgumentError("no such seat");
+  if (pos_.phase == Phase::kOver) return absl::FailedPreconditionError("the game is over");
+  switch (event) {
+    case SeatEvent::kResign:
+      if (!pos_.Active(seat)) return absl::FailedPreconditionError("that seat is already out");
+      pos_.ApplyResign(seat);
+      return absl::OkStatus();
+    case SeatEvent::kTimeout:
+      if (ToMove() != seat) {
+        return absl::FailedPreconditionError("only the seat that owes an action can time out");
+      }
+      pos_.ApplyTimeout();
+      return absl::OkStatus();
+    case SeatEvent::kOfferDraw:
+    case SeatEvent::kAcceptDraw:
+    case SeatEvent::kDeclineDraw:
+      return absl::FailedPreconditionError("Chestonia has no draws by agreement");
+  }
+  return absl::InvalidArgumentError("unknown seat event");
+}
+
+Outcome ChestoniaCheckersState::GetOutcome() const {
+  Outcome o;
+  if (pos_.phase != Phase::kOver) return o;
+  const int n = pos_.rules.players;
+  o.kind = pos_.draw ? Outcome::Kind::kDraw : Outcome::Kind::kWin;
+  o.reason = std::string(EndReasonName(pos_.reason));
+  o.ranks.assign(n, 0);
+  // Seats still in share the best place when drawn; otherwise the winner is first and the
+  // others still in come next. Seats that went out follow, the last out ranked best.
+  int next_rank = 1;
+  if (!pos_.draw) {
+    o.winners.push_back(pos_.winner);
+    o.ranks[pos_.winner] = 0;
+    bool others = false;
+    for (int s = 0; s < n; ++s) {
+      if (s != pos_.winner && pos_.Active(s)) {
+        o.ranks[s] = 1;
+        others = true;
+      }
+    }
+    if (others) next_rank = 2;
+  }
+  for (int i = pos_.num_out - 1; i >= 0; --i) {
+    if (pos_.out_order[i] == pos_.winner) continue;
+    o.ranks[pos_.out_order[i]] = next_rank++;
+  }
+  return o;
+}
+
+std::string ChestoniaCheckersState::Serialize() const {
+  return SerializePosition(pos_);
+}
+
+uint64_t ChestoniaCheckersState::Hash() const {
+  // FNV-1a over the serialization: equal states hash equally, across processes too.
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : Serialize()) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::string ChestoniaCheckersState::Render(const RenderOptions& options) const {
+  const int perspective = options.perspective >= 0 && options.perspective < pos_.rules.players
+                              ? options.perspective
+                              : 0;
+  return RenderBoard(pos_, perspective, options.coordinates);
+}
+
+uint64_t ChestoniaCheckersState::Perft(int depth) const {
+  // Perft counts whole turns with darts off; with darts on the facade walk is used.
+  if (pos_.rules.darts) return State::Perft(depth);
+  return chestonia_checkers::Perft(pos_, depth);
+}
+
+// --- What the game tells the layers above ---------------------------------------------------
+
+std::vector<SeatInfo> ChestoniaCheckersState::Seats() const {
+  std::vector<SeatInfo> seats;
+  for (int s = 0; s < pos_.rules.players; ++s) {
+    const std::string_view name = SeatColour(pos_.rules.players, s);
+    const char* colour = name == "blue" ? "#2f6fd0" : name == "black" ? "#26221e" : "#f4f1e8";
+    seats.push_back({std::string(name), colour});
+  }
+  return seats;
+}
+
+absl::StatusOr<ActionFacts> ChestoniaCheckersState::DescribeAction(std::string_view action) const {
+  ActionFacts facts;
+  auto cell_after = [&](std::string_view word) -> absl::StatusOr<std::string> {
+    absl::StatusOr<int> cell = ParseCell(action.substr(word.size()));
+    if (!cell.ok()) return cell.status();
+    return CellName(*cell);
+  };
+  if (action == "dart-round" || action == "no-dart-round") {
+    facts.kind = kActionChance;
+  } else if (absl::StartsWith(ToAbsl(action), "land ")) {
+    facts.kind = kActionDartLanding;
+    if (action != "land miss") {
+      absl::StatusOr<std::string> cell = cell_after("land ");
+      if (!cell.ok()) return cell.status();
+      facts.cells = {*cell};
+      facts.irreversible = true;  // a knock-off may follow
+    }
+  } else if (absl::StartsWith(ToAbsl(action), "aim ")) {
+    facts.kind = kActionDartAim;
+    absl::StatusOr<std::string> cell = cell_after("aim ");
+    if (!cell.ok()) return cell.status();
+    facts.cells = {*cell};
+  } else if (action == "skip") {
+    facts.kind = kActionPlacement;
+  } else if (absl::StartsWith(ToAbsl(action), "place ")) {
+    facts.kind = kActionPlacement;
+    if (action.size() < 9 || PieceKindFromLetter(action[6]) == kEmpty || action[7] != ' ') {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", ToAbsl(action), "' is not a placement (place <K|M> q,r)"));
+    }
+    absl::StatusOr<std::string> cell = cell_after("place M ");
+    if (!cell.ok()) return cell.status();
+    facts.cells = {*cell};
+    facts.irreversible = true;
+  } else if (absl::StartsWith(ToAbsl(action), "penalty ")) {
+    facts.kind = kActionPenalty;
+    absl::StatusOr<std::string> cell = cell_after("penalty ");
+    if (!cell.ok()) return cell.status();
+    facts.cells = {*cell};
+    facts.irreversible = true;
+  } else {
+    absl::StatusOr<std::vector<uint8_t>> path = ParseTurnText(action);
+    if (!path.ok()) return path.status();
+    facts.kind = kActionMove;
+    facts.ends_turn = true;
+    for (uint8_t c : *path) facts.cells.push_back(CellName(c));
+    // A man's move is progress; so is any hop over a piece (a capture).
+    bool irreversible = KindOf(pos_.cells[(*path)[0]]) == kMan || path->size() > 2;
+    const hex::Grid& g = BoardGrid();
+    const int from = (*path)[0], to = (*path)[1];
+    const int dir = g.LineDirection(from, to);
+    if (!irreversible && dir >= 0) {
+      for (int16_t c : g.Ray(from, dir)) {
+        if (c == to) break;
+        if (pos_.cells[c]) {
+          irreversible = true;
+          break;
+        }
+      }
+    }
+    facts.irreversible = irreversible;
+  }
+  return facts;
+}
+
+RulesBrief ChestoniaCheckersState::Brief() const {
+  const Rules& r = pos_.rules;
+  RulesBrief brief;
+  std::string seats;
+  for (const SeatInfo& s : Seats()) absl::StrAppend(&seats, seats.empty() ? "" : ", ", s.name);
+  brief.text = absl::StrCat(
+      "Chestonia checkers: draughts on a hexagonal board of 169 cells for ", r.players,
+      " players (", seats,
+      ", moving in that order around the board). Cells are written in axial coordinates "
+      "\"q,r\" with max(|q|, |r|, |q+r|) <= 7; the centre is 0,0. The twelve lines out of a "
+      "cell are the 6 straight directions (1,0) (1,-1) (0,-1) (-1,0) (-1,1) (0,1) and the 6 "
+      "diagonals (2,-1) (1,-2) (-1,-1) (-2,1) (-1,2) (1,1); a diagonal passes between two cells "
+      "and only a piece on the line itself blocks it. Each seat starts with ",
+      r.setup == Setup::kLong ? "27 men on the three rows nearest its edge"
+                              : "15 men on the two rows in front of its (empty) edge row",
+      ". A man (M) moves one or two cells along its four straight directions forward and "
+      "sideways (never straight back); a two-cell move may turn a corner and needs an empty "
+      "destination and at least one empty middle cell on the way. A man captures along any of "
+      "the twelve lines, backwards too: it hops an enemy piece on the next cell of the line and "
+      "lands on the empty cell just beyond. A king (K) flies any distance along the twelve "
+      "lines; it captures the first piece on a line when that is an enemy with an empty cell "
+      "behind it, and lands on any empty cell beyond it. Capturing is compulsory: if any "
+      "capture exists you must capture, and the capturing piece must go on taking while it "
+      "can, in the same turn; captured pieces leave the board at once. A man that ends a move "
+      "or a hop on the edge row of any other seat is crowned a king, and that ends the turn. "
+      "Your whole turn is ONE action listing every cell the piece stands on.",
+      r.reverse ? " This is REVERSE checkers: the first seat left with no pieces, or with no "
+                  "legal move at its turn, WINS at once."
+                : " A seat with no pieces or no legal move at its turn is out (with three "
+                  "players its remaining pieces freeze: they block but are never taken); the "
+                  "last seat left wins.",
+      " The game is drawn after 60 moves with nothing taken, no man moved and no dart event.",
+      r.movecap > 0 ? absl::StrCat(" It is drawn when ", r.movecap, " moves have been played.")
+                    : "",
+      r.darts ? " Darts are on: every 3 to 10 rounds a dart round comes, and at the start of "
+                "its turn each seat aims a dart at a cell. Where it lands (it may scatter) the "
+                "piece on that cell is knocked off (not a king, not a frozen piece); the "
+                "bullseye (0,0) pays a king, the next two circles (rings 1 to 4) a man, placed "
+                "on a free cell of your starting rows; a miss costs you a man of your choice."
+              : "");
+  brief.formats.push_back(
+      {kActionMove, "<from>:<to>[:<next landing>...] with cells as q,r, e.g. 0,-5:0,-3:2,-3",
+       "Your whole turn: a quiet move from:to, or a capture chain with every landing cell."});
+  if (r.darts) {
+    brief.formats.push_back({kActionDartAim, "aim <q,r>, e.g. aim 0,0",
+                             "In a dart round, name the cell your dart aims at."});
+    brief.formats.push_back({kActionPlacement, "place <K|M> <q,r>, e.g. place M 2,-6, or skip",
+                             "Place the piece your dart won on a free cell of your starting "
+                             "rows (K for the bullseye, M otherwise), or skip."});
+    brief.formats.push_back({kActionPenalty, "penalty <q,r>, e.g. penalty 1,-6",
+                             "After a miss, name the man of yours that is removed."});
+  }
+  return brief;
+}
+
+BoardView ChestoniaCheckersState::Board(int perspective) const {
+  const Rules& r = pos_.rules;
+  BoardView view;
+  view.game = "chestonia-checkers";
+  view.shape = "hex";
+  view.perspective = perspective >= 0 && perspective < r.players ? perspective : 0;
+  view.seats = Seats();
+  // The perspective seat's frame turned half a circle puts its edge at the bottom (r = +7).
+  const int to_view = 3 - pos_.layout().seats[view.perspective].sixths;
+  const hex::Grid& g = BoardGrid();
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    const hex::Axial a = g.At(cell);
+    const hex::Axial v = hex::Rotate(a, to_view);
+    const int ring = hex::RingOf(a);
+    int shade = 0;
+    switch (r.board) {
+      case BoardKind::kAlternating:
+        shade = ((a.q - a.r) % 3 + 3) % 3;
+        break;
+      case BoardKind::kPlain:
+        break;
+      case BoardKind::kCircles:
+        shade = hex::DartZone(ring);
+        break;
+      case BoardKind::kTarget:
+        shade = ring;
+        break;
+    }
+    view.cells.push_back({CellName(cell), std::sqrt(3.0) * (v.q + v.r / 2.0), 1.5 * v.r, shade});
+    const Piece p = pos_.cells[cell];
+    if (p) {
+      view.pieces.push_back({CellName(cell), SeatOf(p), KindOf(p) == kKing ? "king" : "man",
+                             std::string(1, PieceLetter(KindOf(p))), !pos_.Active(SeatOf(p))});
+    }
+  }
+  for (int i = 0; i < pos_.num_out; ++i) {
+    if (pos_.out_order[i] >= 0) view.frozen_seats.push_back(pos_.out_order[i]);
+  }
+  view.to_move = ToMove();
+  view.phase = Phase();
+  if (pos_.phase == Phase::kLanding && pos_.aim >= 0) view.dart_aim = CellName(pos_.aim);
+  return view;
+}
+
+// --- Game -----------------------------------------------------------------------------------
+
+const ChestoniaCheckersGame& ChestoniaCheckersGame::Instance() {
+  static const ChestoniaCheckersGame game;
+  return game;
+}
+
+std::vector<std::string> ChestoniaCheckersGame::VariantKeys() const {
+  return {"players", "setup", "board", "darts", "reverse", "movecap", "first"};
+}
+
+std::vector<std::string> ChestoniaCheckersGame::ExampleVariants() const {
+  // Short move caps: random play soon reaches positions where listing every turn takes
+  // seconds to minutes, soonest with three players (docs/rules/chestonia-checkers.md, "How
+  // many turns"; an open problem).
+  return {"players=2,setup=normal,darts=off,movecap=30",
+          "players=2,setup=long,board=circles,movecap=30",
+          "players=3,setup=normal,board=target,movecap=12",
+          "players=3,setup=long,darts=off,first=k,movecap=12",
+          "players=2,setup=normal,reverse=on,darts=on,board=alternating,movecap=30",
+          "players=3,setup=normal,reverse=on,darts=off,movecap=12"};
+}
+
+absl::StatusOr<std::unique_ptr<State>> ChestoniaCheckersGame::NewInitialState(
+    const Variant& variant) const {
+  absl::StatusOr<Rules> rules = RulesFromVariant(variant);
+  if (!rules.ok()) return rules.status();
+  return std::make_unique<ChestoniaCheckersState>(Position::Initial(*rules));
+}
+
+absl::StatusOr<std::unique_ptr<State>> ChestoniaCheckersGame::Parse(std::string_view text,
+                                                                    const Variant& variant) const {
+  absl::StatusOr<Rules> rules = RulesFromVariant(variant);
+  if (!rules.ok()) return rules.status();
+  absl::StatusOr<Position> pos = ParsePosition(text, *rules);
+  if (!pos.ok()) return pos.status();
+  return std::make_unique<ChestoniaCheckersState>(*pos);
+}
+
+}  // namespace arena::engine::chestonia_checkers
+
+namespace arena::engine {
+const Game& RegisteredGame_chestonia_checkers() {
+  return chestonia_checkers::ChestoniaCheckersGame::Instance();
+}
+}  // namespace arena::engine
