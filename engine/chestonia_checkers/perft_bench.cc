@@ -3,7 +3,7 @@
 //
 //   chestonia_checkers_perft_bench [depth=4] [stockfish_depth=6] [stockfish=/usr/games/stockfish]
 //
-// Stockfish runs as a child process (tools/bench/stockfish_process.h); its time is measured from
+// Stockfish runs as a child process (engine/chess/stockfish_process.h); its time is measured from
 // sending "go perft" to reading "Nodes searched", so start-up is not counted. Both perfts count
 // leaves with bulk counting at the last ply. The machine is shared, so both are run three
 // times, alternating, and the best speed of each is compared.
@@ -15,7 +15,7 @@
 
 #include "engine/chestonia_checkers/movegen.h"
 #include "engine/chestonia_checkers/position.h"
-#include "tools/bench/stockfish_process.h"
+#include "engine/chess/stockfish_process.h"
 
 int main(int argc, char** argv) {
   using namespace arena::engine::chestonia_checkers;
@@ -23,9 +23,9 @@ int main(int argc, char** argv) {
   const int depth = argc > 1 ? std::atoi(argv[1]) : 4;
   const int sf_depth = argc > 2 ? std::atoi(argv[2]) : 6;
   const std::string stockfish =
-      argc > 3 ? argv[3] : std::string(arena::bench::kDefaultStockfishPath);
+      argc > 3 ? argv[3] : std::string(arena::engine::chess::kDefaultStockfishPath);
 
-  auto engine = arena::bench::StockfishProcess::Start(stockfish);
+  auto engine = arena::engine::chess::StockfishProcess::Start(stockfish);
   if (!engine.ok()) {
     std::printf("stockfish: could not start %s: %s\n", stockfish.c_str(),
                 engine.status().ToString().c_str());
