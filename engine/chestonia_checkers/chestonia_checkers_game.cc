@@ -436,8 +436,8 @@ RulesBrief ChestoniaCheckersState::Brief() const {
       "can, in the same turn; captured pieces leave the board at once. A man that ends a move "
       "or a hop on the edge row of any other seat is crowned a king, and that ends the turn. "
       "Your whole turn is ONE action listing every cell the piece stands on.",
-      r.reverse ? " This is REVERSE checkers: the first seat left with no pieces, or with no "
-                  "legal move at its turn, WINS at once."
+      r.reverse ? " This is REVERSE checkers, so your aim is to lose all your pieces: the first "
+                  "seat left with no pieces, or with no legal move at its turn, WINS at once."
                 : " A seat with no pieces or no legal move at its turn is out (with three "
                   "players its remaining pieces freeze: they block but are never taken); the "
                   "last seat left wins.",
