@@ -13,9 +13,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "engine/chess/stockfish_process.h"
 #include "engine/chestonia_checkers/movegen.h"
 #include "engine/chestonia_checkers/position.h"
-#include "engine/chess/stockfish_process.h"
 
 int main(int argc, char** argv) {
   using namespace arena::engine::chestonia_checkers;

@@ -2,8 +2,8 @@
 // position, and the generator's list and count agree on it.
 #include <string>
 
-#include "engine/chess/movegen.h"
 #include "engine/chess/fuzz/fuzz_common.h"
+#include "engine/chess/movegen.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arena::engine::chess;

@@ -2,8 +2,8 @@
 // start position, clocks and result.
 #include <string>
 
-#include "engine/chess/pgn.h"
 #include "engine/chess/fuzz/fuzz_common.h"
+#include "engine/chess/pgn.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arena::engine::chess;

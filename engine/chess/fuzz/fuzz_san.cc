@@ -1,9 +1,9 @@
 // SAN reader: never crashes; an accepted move is legal, and its canonical SAN reads back to it.
 #include <string>
 
+#include "engine/chess/fuzz/fuzz_common.h"
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
-#include "engine/chess/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arena::engine::chess;

@@ -1,9 +1,9 @@
 // UCI move reader: never crashes; an accepted move is legal and writes back to the same text.
 #include <string>
 
+#include "engine/chess/fuzz/fuzz_common.h"
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
-#include "engine/chess/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arena::engine::chess;
