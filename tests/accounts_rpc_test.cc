@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "pqxx/pqxx"
 #include "tests/support/arena_client.h"
+#include "tests/support/rpc_count.h"
 #include "tests/support/server_process.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -414,6 +415,49 @@ struct Door {
   Code expected[kPrincipals];
 };
 
+// Every RPC of ArenaService, in the proto's order. The count is checked at compile time, so a new
+// RPC breaks this test's build until it has a name here and a row below; the names are checked
+// against the descriptor, and the rows against the names, at run time.
+constexpr const char* kArenaRpcs[] = {"SignUp",
+                                      "SignIn",
+                                      "GuestToken",
+                                      "CreateToken",
+                                      "RevokeToken",
+                                      "Block",
+                                      "GetBalance",
+                                      "GetHistory",
+                                      "Donate",
+                                      "AdminGrant",
+                                      "AdminAdjust",
+                                      "AdminFreeze",
+                                      "AdminSetAllowance",
+                                      "AdminAudit",
+                                      "SendCredits",
+                                      "Invite",
+                                      "ListInvitations",
+                                      "WhoAmI",
+                                      "ReserveHold",
+                                      "PostHold",
+                                      "VoidHold",
+                                      "CreateTable",
+                                      "GetTable",
+                                      "SupplyKey",
+                                      "GetClue",
+                                      "CreateLeague",
+                                      "StartLeague",
+                                      "PauseLeague",
+                                      "ResumeLeague",
+                                      "CancelLeague",
+                                      "ListLeagues",
+                                      "GetStandings",
+                                      "GetLeaderboard",
+                                      "ListMatches",
+                                      "ExportGame",
+                                      "GetModelStats",
+                                      "ListModels"};
+static_assert(std::size(kArenaRpcs) == RpcCountOf<v1::ArenaService>::value,
+              "an ArenaService RPC has no name in kArenaRpcs (and so no row in the table)");
+
 TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
   v1::SessionToken alice = SignUp("alice");
   v1::SessionToken bob = SignUp("bob");
@@ -738,14 +782,17 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
         Code::UNAVAILABLE}},
   };
 
-  // No RPC of the service is missing from the table.
+  // The names are the service's (a rename fails here), and each has a row.
   const auto* service = v1::SignUpRequest::descriptor()->file()->FindServiceByName("ArenaService");
   ASSERT_NE(service, nullptr);
+  ASSERT_EQ(service->method_count(), static_cast<int>(std::size(kArenaRpcs)));
+  for (int i = 0; i < service->method_count(); ++i) {
+    EXPECT_EQ(service->method(i)->name(), kArenaRpcs[i]);
+  }
   std::set<std::string> covered;
   for (const Door& d : doors) covered.insert(d.rpc.substr(0, d.rpc.find(' ')));
-  for (int i = 0; i < service->method_count(); ++i) {
-    EXPECT_TRUE(covered.count(service->method(i)->name()))
-        << service->method(i)->name() << " has no row in the principal table";
+  for (const char* rpc : kArenaRpcs) {
+    EXPECT_TRUE(covered.count(rpc)) << rpc << " has no row in the principal table";
   }
 
   for (const Door& d : doors) {
