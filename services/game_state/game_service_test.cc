@@ -227,6 +227,47 @@ TEST(GameStateCoreTest, ARestartedServerRebuildsEveryUnfinishedGameFromTheLog) {
   EXPECT_EQ(View(*second.core, tables[0].game_id).action_number(), views[0].action_number() + 5);
 }
 
+TEST(GameStateCoreTest, AFixedLeaderHoldsWhenTheLastSeatIsJoinedLaterEvenAfterARestart) {
+  MemoryEventLog log;
+  std::vector<std::pair<std::string, int>> tables;  // game id, fixed leader
+  {
+    Server first(&log);
+    for (int i = 0; i < 6; ++i) {
+      v1::CreateTableRequest req = TableRequest("chestonia-chess", "players=3", 3);
+      req.set_fixed_leader(i % 3);
+      Caller arena;
+      arena.arena = true;  // a fixed leader is arena's to ask for
+      auto created = Wait<v1::CreateTableResponse>([&](Done<v1::CreateTableResponse> done) {
+        first.core->CreateTable(arena, req, std::move(done));
+      });
+      ASSERT_TRUE(created.ok()) << created.status();
+      for (int seat = 0; seat < 2; ++seat) {  // all but the last seat, before the restart
+        v1::JoinTableRequest join;
+        join.set_game_id(created->game_id());
+        join.set_seat(seat);
+        ASSERT_TRUE(Wait<v1::JoinTableResponse>([&](Done<v1::JoinTableResponse> done) {
+                      first.core->JoinTable(Caller{}, join, std::move(done));
+                    }).ok());
+      }
+      tables.emplace_back(created->game_id(), i % 3);
+    }
+    first.core->Shutdown();
+  }
+  Server second(&log);
+  ASSERT_TRUE(second.core->Recover().ok());
+  for (const auto& [id, fixed] : tables) {
+    v1::JoinTableRequest join;
+    join.set_game_id(id);
+    join.set_seat(2);
+    ASSERT_TRUE(Wait<v1::JoinTableResponse>([&](Done<v1::JoinTableResponse> done) {
+                  second.core->JoinTable(Caller{}, join, std::move(done));
+                }).ok());
+    const v1::GameView v = View(*second.core, id);
+    EXPECT_EQ(v.status(), v1::GAME_STATUS_ACTIVE);
+    EXPECT_EQ(v.leader(), fixed) << id;  // drawn, it would match all six one time in 729
+  }
+}
+
 TEST(GameStateCoreTest, AWriteThatDoesNotCommitIsNotAcceptedAndTheGameReloads) {
   MemoryEventLog log;
   Server server(&log);

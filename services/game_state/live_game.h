@@ -226,6 +226,8 @@ struct GameStateCore::Game {
   std::string commitment;
   std::vector<SeatState> seats;
   int leader = -1;
+  // CreateTable.fixed_leader, kept until the last seat is filled (in the "created" event).
+  std::optional<int> fixed_leader;
   std::unique_ptr<engine::State> state;
   v1::GameStatus status = v1::GAME_STATUS_WAITING;
   std::optional<v1::Outcome> service_outcome;  // aborts, move caps, disconnects

@@ -43,7 +43,9 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
   for (const StoredEvent& e : stored->events) {
     const nlohmann::json& p = e.payload;
     absl::Status s;
-    if (e.type == "leader") {
+    if (e.type == "created") {
+      if (p.contains("fixed_leader")) g->fixed_leader = p["fixed_leader"].get<int>();
+    } else if (e.type == "leader") {
       g->leader = p["leader"].get<int>();
       g->draw_counter = std::max<uint64_t>(g->draw_counter, p.value("counter", -1) + 1);
       auto state = g->engine_game->NewInitialState(g->variant);

@@ -177,11 +177,14 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   e.payload = {{"engine_game", engine_id},
                {"variant", variant.ToString()},
                {"seed_commitment", g.commitment}};
+  // A fixed leader holds whenever the game starts: now, or when the last seat is joined.
+  if (req.has_fixed_leader()) {
+    g.fixed_leader = req.fixed_leader();
+    e.payload["fixed_leader"] = req.fixed_leader();
+  }
   events.push_back(std::move(e));
   if (all_filled) {
-    std::optional<int> fixed;
-    if (req.has_fixed_leader()) fixed = req.fixed_leader();
-    StartGame(g, events, fixed);
+    StartGame(g, events, g.fixed_leader);
     AfterChange(g, events);
     changes.push_back(
         SetStatusRow{g.id, g.status == v1::GAME_STATUS_ACTIVE ? "active" : "finished", false});
@@ -255,7 +258,7 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
   bool all =
       std::all_of(g.seats.begin(), g.seats.end(), [](const SeatState& s) { return s.filled; });
   if (all) {
-    StartGame(g, events, std::nullopt);
+    StartGame(g, events, g.fixed_leader);
     AfterChange(g, events);
     changes.push_back(
         SetStatusRow{g.id, g.status == v1::GAME_STATUS_ACTIVE ? "active" : "finished", false});
