@@ -17,33 +17,26 @@
 #include "google/protobuf/stubs/logging.h"
 #include "nlohmann/json.hpp"
 #include "services/common/text_check.h"
+#include "tools/fuzz/fuzz_check.h"
 
 namespace {
 
-#define TEXT_FUZZ_CHECK(cond)                                                              \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      std::fprintf(stderr, "fuzz check failed: %s at %s:%d\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                        \
-    }                                                                                      \
-  } while (0)
-
 using arena::common::TextRule;
 
-// What the event store and the ledger do with a string: a JSON dump (throws on invalid UTF-8)
+// What the event log and the ledger do with a string: a JSON dump (throws on invalid UTF-8)
 // that PostgreSQL's jsonb accepts (no \u0000), and no raw control byte for a log line.
 void CheckStorable(const std::string& text, const TextRule& rule) {
-  TEXT_FUZZ_CHECK(text.size() <= rule.max_bytes);
+  ARENA_FUZZ_CHECK(text.size() <= rule.max_bytes);
   std::string dumped;
   try {
     dumped = nlohmann::json(text).dump();
   } catch (const nlohmann::json::exception&) {
-    TEXT_FUZZ_CHECK(false && "passed text that is not UTF-8");
+    ARENA_FUZZ_CHECK(false && "passed text that is not UTF-8");
   }
-  TEXT_FUZZ_CHECK(dumped.find("\\u0000") == std::string::npos);
+  ARENA_FUZZ_CHECK(dumped.find("\\u0000") == std::string::npos);
   for (unsigned char c : text) {
     bool allowed = rule.multiline && (c == '\n' || c == '\t');
-    TEXT_FUZZ_CHECK(allowed || (c >= 0x20 && c != 0x7F));
+    ARENA_FUZZ_CHECK(allowed || (c >= 0x20 && c != 0x7F));
   }
 }
 
@@ -92,9 +85,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (selector & 0x40) rule.max_bytes = selector % 37;  // short limits hit the cut paths
   if (arena::common::CheckText("f", text, rule).ok()) CheckStorable(text, rule);
   const std::string clean = arena::common::SanitizeText(text, rule);
-  TEXT_FUZZ_CHECK(arena::common::CheckText("f", clean, rule).ok());
+  ARENA_FUZZ_CHECK(arena::common::CheckText("f", clean, rule).ok());
   CheckStorable(clean, rule);
   // Clean text is left alone.
-  if (arena::common::CheckText("f", text, rule).ok()) TEXT_FUZZ_CHECK(clean == text);
+  if (arena::common::CheckText("f", text, rule).ok()) ARENA_FUZZ_CHECK(clean == text);
   return 0;
 }

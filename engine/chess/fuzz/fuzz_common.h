@@ -1,6 +1,5 @@
 // Shared helpers of the chess fuzz targets: a fixed set of positions the move-text targets
-// pick from with their first input byte, and a check that aborts with a message (so both
-// libFuzzer and the smoke driver report it as a crash).
+// pick from with their first input byte, and ARENA_FUZZ_CHECK (tools/fuzz/fuzz_check.h).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +9,7 @@
 #include <string_view>
 
 #include "engine/chess/position.h"
+#include "tools/fuzz/fuzz_check.h"
 
 namespace arena::fuzz {
 
@@ -34,13 +34,5 @@ inline engine::chess::Position PickPosition(const uint8_t*& data, size_t& size) 
   }
   return *engine::chess::Position::FromFen(kFuzzPositions[index]);
 }
-
-#define ARENA_FUZZ_CHECK(cond)                                                             \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      std::fprintf(stderr, "fuzz check failed: %s at %s:%d\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                        \
-    }                                                                                      \
-  } while (0)
 
 }  // namespace arena::fuzz
