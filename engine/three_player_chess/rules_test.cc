@@ -425,6 +425,7 @@ TEST(Perft, StartCounts) {
   EXPECT_EQ(Perft(start, 1), 20u);
   EXPECT_EQ(Perft(start, 2), 400u);
   EXPECT_EQ(Perft(start, 3), 8000u);
+  EXPECT_EQ(Perft(start, 4), 178080u);
 }
 
 }  // namespace
