@@ -208,8 +208,9 @@ RulesBrief HexCheckersState::Brief() const {
   for (int s = 0; s < r.players; ++s) {
     std::vector<std::string> dirs;
     for (int d : l.man_dirs[s]) dirs.push_back(DirectionText(d));
-    seat_lines.push_back(absl::StrCat(ToAbsl(FaceName(l.face[s])), " (edge ", FaceText(l.face[s], r.radius),
-                                      ", men move ", absl::StrJoin(dirs, " "), ")"));
+    seat_lines.push_back(absl::StrCat(ToAbsl(FaceName(l.face[s])), " (edge ",
+                                      FaceText(l.face[s], r.radius), ", men move ",
+                                      absl::StrJoin(dirs, " "), ")"));
   }
   const int cells = pos_.NumCells();
   brief.text = absl::StrCat(

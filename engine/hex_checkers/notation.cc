@@ -120,18 +120,19 @@ std::string SerializePosition(const Position& pos) {
                  ? absl::StrCat("win:", std::string(1, SeatLetter(r.players, pos.winner)))
                  : "draw";
   }
-  return absl::StrCat(
-      "hex-checkers players=", r.players, " radius=", r.radius, " movecap=", r.movecap,
-      " first=", std::string(1, SeatLetter(r.players, r.first)),
-      " turn=", std::string(1, SeatLetter(r.players, pos.turn)),
-      " pieces=", pieces.empty() ? "-" : absl::StrJoin(pieces, ";"),
-      " out=", out_text.empty() ? "-" : absl::StrJoin(out_text, ";"), " moves=", pos.moves_played,
-      " actions=", pos.action_count, " result=", result, " reason=", ToAbsl(EndReasonName(pos.reason)),
-      " captured=", captured.empty() ? "-" : absl::StrJoin(captured, ";"),
-      " promoted=", pos.last.promoted ? 1 : 0,
-      " eliminated=", SeatMask(r.players, pos.last.eliminated),
-      " skipped=", SeatMask(r.players, pos.last.skipped),
-      " offers=", SeatMask(r.players, pos.draw_offers));
+  return absl::StrCat("hex-checkers players=", r.players, " radius=", r.radius,
+                      " movecap=", r.movecap,
+                      " first=", std::string(1, SeatLetter(r.players, r.first)),
+                      " turn=", std::string(1, SeatLetter(r.players, pos.turn)),
+                      " pieces=", pieces.empty() ? "-" : absl::StrJoin(pieces, ";"),
+                      " out=", out_text.empty() ? "-" : absl::StrJoin(out_text, ";"),
+                      " moves=", pos.moves_played, " actions=", pos.action_count,
+                      " result=", result, " reason=", ToAbsl(EndReasonName(pos.reason)),
+                      " captured=", captured.empty() ? "-" : absl::StrJoin(captured, ";"),
+                      " promoted=", pos.last.promoted ? 1 : 0,
+                      " eliminated=", SeatMask(r.players, pos.last.eliminated),
+                      " skipped=", SeatMask(r.players, pos.last.skipped),
+                      " offers=", SeatMask(r.players, pos.draw_offers));
 }
 
 absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defaults) {
