@@ -31,10 +31,10 @@ constexpr int kPerftEvery = 40;
 #endif
 constexpr int kMoveCap = 1500;
 
-std::vector<std::vector<uint8_t>> FastTurns(const Position& pos) {
+std::vector<std::vector<int>> FastTurns(const Position& pos) {
   TurnList list;
   GenerateTurns(pos, list);
-  std::vector<std::vector<uint8_t>> out;
+  std::vector<std::vector<int>> out;
   for (int i = 0; i < list.size(); ++i) {
     const Turn t = list[i];
     out.emplace_back(t.path, t.path + t.len);

@@ -265,6 +265,13 @@ BoardView HexCheckersState::Board(int perspective) const {
                              std::string(1, PieceLetter(KindOf(p))), false});
     }
   }
+  // The seats out, in the order they went out (none of their pieces stays on the board).
+  std::vector<std::pair<int, int>> outs;
+  for (int seat = 0; seat < r.players; ++seat) {
+    if (pos_.out_at[seat] >= 0) outs.emplace_back(pos_.out_at[seat], seat);
+  }
+  std::sort(outs.begin(), outs.end());
+  for (const auto& [at, seat] : outs) view.frozen_seats.push_back(seat);
   view.to_move = ToMove();
   view.phase = Phase();
   return view;

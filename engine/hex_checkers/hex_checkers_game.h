@@ -12,7 +12,8 @@
 // capture chain). Seats with pieces but no legal turn are skipped without an action. What the
 // last action did (captured cells, promotion, seats eliminated or skipped) is part of the
 // serialization (notation.h); the winner is in the outcome. The board view's cell shades mark
-// the centre (1) and each face's army cells (2 + face). There is no secret, so
+// the centre (1) and each face's army cells (2 + face); its frozen_seats are the seats out, in
+// the order they went out (none of their pieces stays). There is no secret, so
 // PublicSerialize equals Serialize.
 //
 // Seat events: resign (the seat's pieces leave the board; the last seat left wins), timeout

@@ -105,7 +105,7 @@ std::vector<int> StartCells(int players, int radius, int seat) {
   return cells;
 }
 
-std::vector<std::vector<uint8_t>> LegalTurns(const Position& pos) {
+std::vector<std::vector<int>> LegalTurns(const Position& pos) {
   const hex::Grid& g = pos.grid();
   const int radius = pos.rules.radius;
   if (pos.Over()) return {};
@@ -136,10 +136,10 @@ std::vector<std::vector<uint8_t>> LegalTurns(const Position& pos) {
       }
     }
   }
-  std::vector<std::vector<uint8_t>> turns;
+  std::vector<std::vector<int>> turns;
   for (const std::vector<Cell>& path : search.out) {
-    std::vector<uint8_t> t;
-    for (const Cell& c : path) t.push_back(static_cast<uint8_t>(g.Index({c.first, c.second})));
+    std::vector<int> t;
+    for (const Cell& c : path) t.push_back(g.Index({c.first, c.second}));
     turns.push_back(t);
   }
   std::sort(turns.begin(), turns.end());
@@ -148,10 +148,11 @@ std::vector<std::vector<uint8_t>> LegalTurns(const Position& pos) {
 
 uint64_t Perft(const Position& pos, int depth) {
   if (depth == 0 || pos.Over()) return 1;
-  const std::vector<std::vector<uint8_t>> turns = LegalTurns(pos);
+  const std::vector<std::vector<int>> turns = LegalTurns(pos);
   if (depth == 1) return turns.size();
   uint64_t n = 0;
-  for (const std::vector<uint8_t>& t : turns) {
+  for (const std::vector<int>& cells : turns) {
+    const std::vector<uint8_t> t(cells.begin(), cells.end());
     Position next = pos;
     next.ApplyTurn(
         Turn{t.data(), static_cast<int>(t.size()),

@@ -14,7 +14,7 @@
 namespace arena::engine::hex_checkers::naive {
 
 // Every legal turn of pos.turn as paths of dense cell indices, sorted.
-std::vector<std::vector<uint8_t>> LegalTurns(const Position& pos);
+std::vector<std::vector<int>> LegalTurns(const Position& pos);
 // The army cells of `seat` at the start, by the rule text alone, sorted by dense index.
 std::vector<int> StartCells(int players, int radius, int seat);
 // Leaf count using LegalTurns at every node and Position::ApplyTurn between them.
