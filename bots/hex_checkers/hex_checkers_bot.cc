@@ -1,6 +1,6 @@
-// The hex checkers player: level 1 greedy, levels 2 and up HexCheckersSearcher (alpha-beta
-// for two players; for three or more the algorithm chosen by the ladder experiment,
-// docs/bots.md).
+// The hex checkers player: level 1 greedy (one ply, forced capture replies resolved), levels 2 and
+// up HexCheckersSearcher (alpha-beta for two players; for three or more the algorithm chosen by the
+// ladder experiment, docs/bots.md).
 #include "absl/strings/str_cat.h"
 #include "bots/core/game_bot.h"
 #include "bots/hex_checkers/hex_search.h"
@@ -14,6 +14,8 @@ using engine::hex_checkers::Position;
 
 // The default for three or more seats, by experiment (docs/bots.md, "Hex checkers").
 constexpr HexAlgorithm kDefaultMultiAlgorithm = HexAlgorithm::kParanoid;
+// Level 1's bound on the capture replies it resolves.
+constexpr int64_t kGreedyNodes = 400;
 
 absl::StatusOr<HexAlgorithm> ParseAlgorithm(const std::string& name, int players) {
   if (name.empty()) return players == 2 ? HexAlgorithm::kParanoid : kDefaultMultiAlgorithm;
@@ -33,13 +35,14 @@ class HexCheckersBot : public GameBot {
         static_cast<const engine::hex_checkers::HexCheckersState&>(state).position();
     BotAnswer a;
     if (req.level == 1) {
-      engine::hex_checkers::TurnList list;
-      engine::hex_checkers::GenerateTurns(pos, list);
+      // Greedy one ply, with the forced captures that answer it resolved (quiescence): plain
+      // one-ply greed walks into recaptures and lost to random play with three seats (44%).
+      SearchLimits limits = LimitsFor(req, pos.rules.players);
+      limits.depth = 1;
+      limits.nodes = kGreedyNodes;
+      HexCheckersSearcher searcher;
       a.algorithm = "greedy";
-      a.result.move =
-          engine::hex_checkers::TurnText(pos.grid(), list[HexCheckersGreedyTurn(pos, req.seed)]);
-      a.result.nodes = list.size();
-      a.result.pv = {a.result.move};
+      a.result = searcher.Search(pos, HexAlgorithm::kParanoid, limits);
       return a;
     }
     absl::StatusOr<HexAlgorithm> alg = ParseAlgorithm(req.algorithm, pos.rules.players);
