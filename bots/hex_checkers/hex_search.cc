@@ -229,30 +229,4 @@ SearchResult HexCheckersSearcher::Search(const Pos& pos, HexAlgorithm algorithm,
   return result;
 }
 
-int HexCheckersGreedyTurn(const Position& pos, uint64_t seed) {
-  TurnList list;
-  engine::hex_checkers::GenerateTurns(pos, list);
-  Rng rng(seed);
-  const HexCheckersEvalWeights w;
-  int best = 0, best_value = -kInf, ties = 0;
-  for (int i = 0; i < list.size(); ++i) {
-    Position child = pos;
-    child.ApplyTurn(list[i]);
-    int v;
-    if (child.Over()) {
-      v = child.winner == pos.turn ? kInf - 1 : child.winner < 0 ? 0 : -w.win;
-    } else {
-      v = child.Alive(pos.turn) ? HexCheckersValueFor(child, pos.turn, w) : -w.win;
-    }
-    if (v > best_value) {
-      best_value = v;
-      best = i;
-      ties = 1;
-    } else if (v == best_value && rng.Below(++ties) == 0) {
-      best = i;
-    }
-  }
-  return best;
-}
-
 }  // namespace arena::bots

@@ -76,8 +76,4 @@ class HexCheckersSearcher {
   uint64_t seed_ = 0;
 };
 
-// Greedy one ply (level 1): the turn whose resulting static value is best for the mover,
-// ties broken by the seed. Returns an index into the position's GenerateTurns list.
-int HexCheckersGreedyTurn(const engine::hex_checkers::Position& pos, uint64_t seed);
-
 }  // namespace arena::bots
