@@ -13,7 +13,7 @@ namespace {
 using engine::hex_checkers::Position;
 
 // The default for three or more seats, by experiment (docs/bots.md, "Hex checkers").
-constexpr HexAlgorithm kDefaultMultiAlgorithm = HexAlgorithm::kParanoid;
+constexpr HexAlgorithm kDefaultMultiAlgorithm = HexAlgorithm::kBestReply;
 // Level 1's bound on the capture replies it resolves.
 constexpr int64_t kGreedyNodes = 400;
 

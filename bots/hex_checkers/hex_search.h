@@ -12,6 +12,7 @@
 //   * kBestReply (BRS+): between two turns of the root seat only ONE opponent searches all its
 //     moves (the best reply) and costs a ply; the others play their first move by the ordering,
 //     so the real turn order is kept and every position reached is legal.
+// The default with three or more seats is BRS+ (docs/bots.md, "Hex checkers").
 // A search is bounded by a node budget (positions made) and a depth, never by a clock.
 #pragma once
 
