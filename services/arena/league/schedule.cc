@@ -42,9 +42,17 @@ absl::StatusOr<std::vector<Pairing>> RoundRobin(int participants, int seats,
   for (int g = 0; g < games_per_pairing; ++g) {
     for (const std::vector<int>& group : groups) {
       std::vector<int> order = group;
-      do {
-        out.push_back({round, order});
-      } while (std::next_permutation(order.begin(), order.end()));
+      if (seats <= kAllOrdersUpTo) {
+        do {
+          out.push_back({round, order});
+        } while (std::next_permutation(order.begin(), order.end()));
+      } else {
+        // The group's rotations: each member leads once and sits in every seat once.
+        for (int r = 0; r < seats; ++r) {
+          out.push_back({round, order});
+          std::rotate(order.begin(), order.begin() + 1, order.end());
+        }
+      }
     }
     ++round;
   }

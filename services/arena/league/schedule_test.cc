@@ -45,6 +45,28 @@ TEST(RoundRobinTest, ThreePlayersMeetInEverySeatingOrderAndLeadEqually) {
   }
 }
 
+TEST(RoundRobinTest, FourToSixSeatsMeetInTheirRotationsAndSitEverywhere) {
+  for (int seats = 4; seats <= 6; ++seats) {
+    const int participants = seats + 1;
+    auto games = RoundRobin(participants, seats, 1);
+    ASSERT_TRUE(games.ok()) << seats;
+    // C(seats + 1, seats) = seats + 1 groups, each in its `seats` rotations.
+    EXPECT_EQ(games->size(), static_cast<size_t>(participants * seats)) << seats;
+    std::map<int, std::map<int, int>> seat_count;
+    std::set<std::vector<int>> distinct;
+    for (const Pairing& p : *games) {
+      ASSERT_EQ(static_cast<int>(p.order.size()), seats);
+      for (int s = 0; s < seats; ++s) ++seat_count[p.order[s]][s];
+      distinct.insert(p.order);
+    }
+    EXPECT_EQ(distinct.size(), games->size());
+    // Each participant is in `seats` of the groups and sits in every seat once per group.
+    for (int i = 0; i < participants; ++i) {
+      for (int s = 0; s < seats; ++s) EXPECT_EQ(seat_count[i][s], seats) << seats;
+    }
+  }
+}
+
 TEST(RoundRobinTest, RefusesImpossibleLeagues) {
   EXPECT_FALSE(RoundRobin(2, 3, 1).ok());
   EXPECT_FALSE(RoundRobin(4, 1, 1).ok());
