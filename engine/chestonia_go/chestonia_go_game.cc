@@ -279,30 +279,9 @@ Outcome ChestoniaGoState::GetOutcome() const {
   const int n = pos_.rules.players;
   o.kind = pos_.draw ? Outcome::Kind::kDraw : Outcome::Kind::kWin;
   o.reason = std::string(EndReasonName(pos_.reason));
-  o.ranks.assign(n, 0);
-  // Seats still in share the best place when drawn; otherwise the winner is first and the
-  // other seat still in second. Seats that went out follow, the later out ranked better and
-  // seats out together sharing a place.
-  int next_rank = 1;
-  if (!pos_.draw) {
-    o.winners.push_back(pos_.winner);
-    for (int s = 0; s < n; ++s) {
-      if (s != pos_.winner && pos_.Active(s)) {
-        o.ranks[s] = 1;
-        next_rank = 2;
-      }
-    }
-  }
-  for (int event = pos_.out_events; event >= 1; --event) {
-    bool any = false;
-    for (int s = 0; s < n; ++s) {
-      if (pos_.out[s] == event && s != pos_.winner) {
-        o.ranks[s] = next_rank;
-        any = true;
-      }
-    }
-    if (any) ++next_rank;
-  }
+  const std::array<int, kMaxSeats> ranks = pos_.Ranks();
+  o.ranks.assign(ranks.begin(), ranks.begin() + n);
+  if (!pos_.draw) o.winners.push_back(pos_.winner);
   return o;
 }
 

@@ -322,6 +322,30 @@ std::array<int, kMaxSeats> Position::Areas(std::array<int8_t, kNumCells>* owner)
   return area;
 }
 
+std::array<int, kMaxSeats> Position::Ranks() const {
+  std::array<int, kMaxSeats> ranks{};
+  int next_rank = 1;
+  if (!draw) {
+    for (int s = 0; s < rules.players; ++s) {
+      if (s != winner && Active(s)) {
+        ranks[s] = 1;
+        next_rank = 2;
+      }
+    }
+  }
+  for (int event = out_events; event >= 1; --event) {
+    bool any = false;
+    for (int s = 0; s < rules.players; ++s) {
+      if (out[s] == event && s != winner) {
+        ranks[s] = next_rank;
+        any = true;
+      }
+    }
+    if (any) ++next_rank;
+  }
+  return ranks;
+}
+
 // --- Turn structure ------------------------------------------------------------------------
 
 Position Position::Initial(const Rules& rules) {

@@ -137,6 +137,10 @@ class Position {
   // in alone; frozen stones and the rim wall regions off and count for nobody). `owner`, when
   // given, receives for each cell the seat its area counts for, or -1.
   std::array<int, kMaxSeats> Areas(std::array<int8_t, kNumCells>* owner = nullptr) const;
+  // Finishing places when the game is over (0 = best; shared places drew): seats still in
+  // first (all sharing 0 on a draw, else the winner 0 and the other 1), then the seats out,
+  // the later out placed better and seats out together sharing a place.
+  std::array<int, kMaxSeats> Ranks() const;
   // Score in half points: 2 * area + komi (7 for every seat but the leader).
   int ScoreHalfPoints(int seat, int area) const {
     return 2 * area + (seat == rules.first ? 0 : kKomiHalfPoints);
