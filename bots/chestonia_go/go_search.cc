@@ -315,6 +315,21 @@ int GoPlayout(Position& pos, Rng& rng, int cap) {
 SearchResult GoSearch(const Position& root_pos, const BoardHistory& history,
                       const SearchLimits& limits, const GoSearchOptions& options,
                       GoSearchStats* stats) {
+  // A pass that counts the board and wins is taken without search (playouts that keep filling
+  // one's own area win too, and would only make the game longer).
+  {
+    Position after = root_pos;
+    after.ApplyPass();
+    if (after.phase == Phase::kOver && !after.draw && after.winner == root_pos.turn) {
+      SearchResult won;
+      won.move = "pass";
+      won.pv = {"pass"};
+      won.nodes = 1;
+      won.depth = 1;
+      won.score = 1000;
+      return won;
+    }
+  }
   Rng rng(limits.seed);
   Tree tree(history, options);
   const int64_t budget = limits.nodes > 0 ? limits.nodes : 10'000;

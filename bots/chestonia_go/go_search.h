@@ -14,6 +14,7 @@
 //     place, 0 for last, shared places averaged.
 //   * Budget: board actions applied (tree and playouts), so levels mean what they mean for
 //     every game (bots/core/levels.h). Deterministic for a position, budget and seed.
+//   * A pass that counts the board and wins at once is played without search.
 //   * Darts: the aim maximises the expected value of the landing (a paid stone, a knocked-off
 //     enemy or own stone, a miss's cost) over the exact scatter; a free stone is the tree's
 //     choice of move (a pass means skip); a penalty gives up the stone of the chain with the
