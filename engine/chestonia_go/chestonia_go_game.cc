@@ -394,8 +394,10 @@ RulesBrief ChestoniaGoState::Brief() const {
                        "(they wall regions like the rim), and the two left play on from the "
                        "same position until they both pass; the second count decides."
                      : " The count ends the game.",
-      r.reverse ? " This is REVERSE Go: the count is read upside down, the SMALLEST score wins."
-                : " The highest score wins.",
+      r.reverse
+          ? " This is REVERSE Go: the count is read upside down and the SMALLEST score wins, so "
+            "you aim to lose the count."
+          : " The highest score wins.",
       " A resigned player's stones freeze in the same way.",
       r.movecap > 0 ? absl::StrCat(" It is drawn when ", r.movecap, " moves have been played.")
                     : "",
