@@ -31,7 +31,9 @@ std::string BoardView::ToJson() const {
   for (const SeatInfo& s : seats) j["seats"].push_back(SeatJson(s));
   j["cells"] = json::array();
   for (const BoardCell& c : cells) {
-    j["cells"].push_back({{"id", c.id}, {"x", c.x}, {"y", c.y}, {"shade", c.shade}});
+    json cell = {{"id", c.id}, {"x", c.x}, {"y", c.y}, {"shade", c.shade}};
+    if (c.territory >= 0) cell["territory"] = c.territory;
+    j["cells"].push_back(std::move(cell));
   }
   j["pieces"] = json::array();
   for (const BoardPiece& p : pieces) {
@@ -65,7 +67,8 @@ absl::StatusOr<BoardView> BoardView::FromJson(const std::string& text) {
     }
     for (const json& c : j.at("cells")) {
       v.cells.push_back({c.at("id").get<std::string>(), c.at("x").get<double>(),
-                         c.at("y").get<double>(), c.at("shade").get<int>()});
+                         c.at("y").get<double>(), c.at("shade").get<int>(),
+                         c.value("territory", -1)});
     }
     for (const json& p : j.at("pieces")) {
       v.pieces.push_back({p.at("cell").get<std::string>(), p.at("seat").get<int>(),
@@ -120,6 +123,7 @@ std::string DrawBoardText(const BoardView& view, bool coordinates) {
       const BoardCell& c = *it->second;
       const size_t pos = static_cast<size_t>(it->first.second - min_col) * pitch;
       std::string token = "..";
+      if (c.territory >= 0) token = {initial(c.territory), '.'};
       if (auto p = piece_at.find(c.id); p != piece_at.end()) {
         char symbol = p->second->symbol.empty() ? '?' : p->second->symbol[0];
         if (p->second->frozen) symbol = static_cast<char>(std::tolower(symbol));

@@ -69,6 +69,8 @@ struct BoardCell {
   double x = 0;
   double y = 0;
   int shade = 0;  // the board design's colour class (light/dark, the Chestonia designs' bands)
+  // Area games (Go): the seat an empty cell counts for if the board were counted now, or -1.
+  int territory = -1;
 };
 
 struct BoardPiece {
@@ -101,7 +103,8 @@ struct BoardView {
 
 // A plain-text drawing of any board view (no terminal codes), rows from the top of the view:
 // each cell is two characters, the owner's initial and the piece symbol (the symbol in lower
-// case for a frozen army), ".." when empty; hex rows are staggered by half a cell. With
+// case for a frozen army), ".." when empty (an empty cell counted as a seat's territory shows
+// that seat's initial and '.'); hex rows are staggered by half a cell. With
 // `coordinates` each row ends with the ids of its first and last cells. Lines after the board
 // name the last action's cells, a dart's aim and landing and the frozen armies.
 std::string DrawBoardText(const BoardView& view, bool coordinates);

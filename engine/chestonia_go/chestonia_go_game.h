@@ -1,0 +1,77 @@
+// Chestonia Go behind the engine facade: variants, the state's actions as text, chance nodes
+// for the dart round and the landing, seat events, the counts and outcomes.
+//
+// Variant keys: players (2|3, default 2), board (alternating|plain|circles|target, default
+// alternating; only the drawing and the darts default depend on it), darts (on|off; default on
+// for circles and target, off otherwise), reverse (on|off, default off: the smallest score
+// wins), movecap (moves, 0 = none, default 0), first (seat letter or index of the seat that
+// leads, default the first seat). Seats are blue, white (two players) or blue, black, white
+// (three), in clockwise order. The clock is the service's: a per-move allowance whose expiry
+// arrives as SeatEvent::kTimeout and counts as that seat's pass.
+//
+// Actions by phase: "move" q,r (a stone) or pass; "dart-aim" aim q,r; "placement" place q,r or
+// skip; "penalty" penalty q,r; chance: dart-round / no-dart-round, land q,r / land miss.
+// The state holds no secret (the dart schedule is a chance event), so PublicSerialize equals
+// Serialize. The state keeps the board's whole history for positional superko.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/chestonia_go/position.h"
+#include "engine/core/game.h"
+
+namespace arena::engine::chestonia_go {
+
+absl::StatusOr<Rules> RulesFromVariant(const Variant& variant);
+
+class ChestoniaGoState : public State {
+ public:
+  ChestoniaGoState(const Position& pos, BoardHistory history)
+      : pos_(pos), history_(std::move(history)) {}
+
+  std::unique_ptr<State> Clone() const override;
+  std::string_view GameId() const override { return "chestonia-go"; }
+  int NumSeats() const override { return pos_.rules.players; }
+  int ToMove() const override;
+  std::string Phase() const override;
+  int ActionCount() const override { return pos_.action_count; }
+  std::vector<std::string> LegalActions() const override;
+  std::vector<ChanceOutcome> ChanceOutcomes() const override;
+  absl::Status Apply(std::string_view action) override;
+  absl::Status ApplySeatEvent(int seat, SeatEvent event) override;
+  Outcome GetOutcome() const override;
+  std::string Serialize() const override;
+  uint64_t Hash() const override;
+  std::string Render(const RenderOptions& options) const override;
+  std::vector<SeatInfo> Seats() const override;
+  absl::StatusOr<ActionFacts> DescribeAction(std::string_view action) const override;
+  RulesBrief Brief() const override;
+  BoardView Board(int perspective) const override;
+
+  const Position& position() const { return pos_; }
+  const BoardHistory& history() const { return history_; }
+
+ private:
+  Position pos_;
+  BoardHistory history_;
+};
+
+class ChestoniaGoGame : public Game {
+ public:
+  static const ChestoniaGoGame& Instance();
+
+  std::string_view Id() const override { return "chestonia-go"; }
+  std::string_view DisplayName() const override { return "Chestonia Go"; }
+  int MinSeats() const override { return 2; }
+  int MaxSeats() const override { return 3; }
+  std::vector<std::string> VariantKeys() const override;
+  std::vector<std::string> ExampleVariants() const override;
+  absl::StatusOr<std::unique_ptr<State>> NewInitialState(const Variant& variant) const override;
+  absl::StatusOr<std::unique_ptr<State>> Parse(std::string_view text,
+                                               const Variant& variant) const override;
+};
+
+}  // namespace arena::engine::chestonia_go
