@@ -120,6 +120,16 @@ std::vector<std::string> ChestoniaCheckersState::LegalActions() const {
   return actions;
 }
 
+std::vector<std::string> ChestoniaCheckersState::BoundedLegalActions(int limit) const {
+  if (pos_.phase != Phase::kMove || limit <= 0) return State::BoundedLegalActions(limit);
+  TurnList list;
+  GenerateTurns(pos_, list, limit);
+  std::vector<std::string> actions;
+  for (int i = 0; i < list.size() && i < limit; ++i) actions.push_back(TurnText(list[i]));
+  std::sort(actions.begin(), actions.end());
+  return actions;
+}
+
 std::vector<ChanceOutcome> ChestoniaCheckersState::ChanceOutcomes() const {
   if (pos_.phase == Phase::kRoundChance) return hex::RoundChanceOutcomes(pos_.dart);
   if (pos_.phase == Phase::kLanding) return hex::LandingOutcomes(BoardGrid(), pos_.dart.aim);

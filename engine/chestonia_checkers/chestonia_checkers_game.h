@@ -36,6 +36,8 @@ class ChestoniaCheckersState : public State {
   std::string Phase() const override;
   int ActionCount() const override { return pos_.action_count; }
   std::vector<std::string> LegalActions() const override;
+  // Turns from GenerateTurns with `limit` chain points per piece, the first `limit` kept.
+  std::vector<std::string> BoundedLegalActions(int limit) const override;
   std::vector<ChanceOutcome> ChanceOutcomes() const override;
   absl::Status Apply(std::string_view action) override;
   absl::Status ApplySeatEvent(int seat, SeatEvent event) override;
