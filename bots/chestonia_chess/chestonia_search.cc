@@ -266,7 +266,7 @@ uint64_t ChestoniaSearcher::Key(const Position& pos) const {
 
 bool ChestoniaSearcher::Settle(Position& pos) const {
   while (pos.phase == Phase::kRoundChance) {
-    if (pos.rounds_since_dart >= kMaxRoundsBetweenDarts) return false;
+    if (pos.dart.rounds_since_dart >= kMaxRoundsBetweenDarts) return false;
     pos.ApplyRoundChance(false);
   }
   return pos.phase == Phase::kMove;
@@ -755,7 +755,7 @@ int ResolveRewardOrPenalty(const Position& pos, int seat, Rng& rng, std::string*
     Position skip = pos;
     skip.ApplySkipPlacement();
     consider(skip, "skip");
-    for (int type : RewardTypesOf(pos.reward_zone)) {
+    for (int type : RewardTypesOf(pos.dart.reward_zone)) {
       pos.layout().seats[pos.turn].home_rows.ForEach([&](int c) {
         if (pos.cells[c]) return;
         Position p = pos;

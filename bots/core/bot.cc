@@ -16,7 +16,7 @@ using engine::State;
 
 BotAnswer RandomAction(const State& state, uint64_t seed) {
   Rng rng(seed);
-  const std::vector<std::string> acts = state.LegalActions();
+  const std::vector<std::string> acts = state.BoundedLegalActions(kMaxListedActions);
   BotAnswer a;
   a.algorithm = "random";
   a.result.move = acts.empty() ? "" : acts[rng.Below(acts.size())];

@@ -47,7 +47,7 @@ SearchResult MctsSearch(const State& root_state, const SearchLimits& limits,
   // A move that wins at once is taken without search: random playouts are too noisy to be
   // sure of it within a small budget.
   const int me = root_state.ToMove();
-  for (const std::string& a : root_state.LegalActions()) {
+  for (const std::string& a : root_state.BoundedLegalActions(kMaxListedActions)) {
     std::unique_ptr<State> s = root_state.Clone();
     if (!s->Apply(a).ok()) continue;
     const engine::Outcome o = s->GetOutcome();
@@ -88,7 +88,7 @@ SearchResult MctsSearch(const State& root_state, const SearchLimits& limits,
       if (!settle(*s) || s->IsTerminal()) break;
       Node& n = tree[node];
       if (!n.expanded) {
-        n.untried = s->LegalActions();
+        n.untried = s->BoundedLegalActions(kMaxListedActions);
         n.expanded = true;
       }
       if (!n.untried.empty()) {
@@ -131,7 +131,7 @@ SearchResult MctsSearch(const State& root_state, const SearchLimits& limits,
     // Playout.
     for (int ply = 0; ply < options.playout_cap && applied < budget; ++ply) {
       if (!settle(*s) || s->IsTerminal()) break;
-      const std::vector<std::string> acts = s->LegalActions();
+      const std::vector<std::string> acts = s->BoundedLegalActions(kMaxListedActions);
       if (acts.empty()) break;
       if (!s->Apply(acts[rng.Below(acts.size())]).ok()) break;
       ++applied;
@@ -151,7 +151,7 @@ SearchResult MctsSearch(const State& root_state, const SearchLimits& limits,
     if (best < 0 || tree[c].visits > tree[best].visits) best = c;
   }
   if (best < 0) {
-    const std::vector<std::string> acts = root_state.LegalActions();
+    const std::vector<std::string> acts = root_state.BoundedLegalActions(kMaxListedActions);
     if (!acts.empty()) result.move = acts[rng.Below(acts.size())];
   } else {
     result.move = tree[best].action;

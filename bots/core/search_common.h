@@ -19,6 +19,10 @@ namespace arena::bots {
 
 inline constexpr int kStopPollNodes = 64;
 
+// The most legal actions a generic player lists in one position (State::BoundedLegalActions):
+// far above any chess or Go position's count, so only games whose turns explode are cut.
+inline constexpr int kMaxListedActions = 4096;
+
 struct SearchLimits {
   int64_t nodes = 0;                        // 0 = unlimited (then `stop` or `depth` must end it)
   int depth = 64;                           // iterative deepening stops after this many plies

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/chestonia_checkers/movegen.h"
 #include "engine/chestonia_checkers/notation.h"
-#include "engine/hex/dart.h"
+#include "engine/hex/dart_round.h"
 
 namespace arena::engine::chestonia_checkers {
 namespace {
@@ -19,10 +19,9 @@ int RewardKind(int zone) {
   return kEmpty;
 }
 
-absl::Status NotLegal(std::string_view action, std::string_view why) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("'", ToAbsl(action), "' is not legal here: ", ToAbsl(why)));
-}
+// The placement texts' letters: K for the bullseye's crowned man, M otherwise.
+constexpr hex::RewardLetters kRewardLetters{"MK", "<K|M>", "unknown piece letter (K or M)",
+                                            "<K|M>"};
 
 }  // namespace
 
@@ -82,34 +81,12 @@ std::unique_ptr<State> ChestoniaCheckersState::Clone() const {
 }
 
 int ChestoniaCheckersState::ToMove() const {
-  switch (pos_.phase) {
-    case Phase::kOver:
-      return kTerminalSeat;
-    case Phase::kRoundChance:
-    case Phase::kLanding:
-      return kChanceSeat;
-    default:
-      return pos_.turn;
-  }
+  if (pos_.phase == Phase::kOver) return kTerminalSeat;
+  return hex::IsChancePhase(pos_.phase) ? kChanceSeat : pos_.turn;
 }
 
 std::string ChestoniaCheckersState::Phase() const {
-  switch (pos_.phase) {
-    case Phase::kRoundChance:
-    case Phase::kLanding:
-      return "chance";
-    case Phase::kAim:
-      return "dart-aim";
-    case Phase::kPlacement:
-      return "placement";
-    case Phase::kPenalty:
-      return "penalty";
-    case Phase::kMove:
-      return "move";
-    case Phase::kOver:
-      return "finished";
-  }
-  return "finished";
+  return std::string(hex::TurnPhaseName(pos_.phase));
 }
 
 std::vector<std::string> ChestoniaCheckersState::LegalActions() const {
@@ -122,21 +99,19 @@ std::vector<std::string> ChestoniaCheckersState::LegalActions() const {
       break;
     }
     case Phase::kAim:
-      for (int c = 0; c < kNumCells; ++c) actions.push_back("aim " + CellName(c));
+      actions = hex::AimActions(BoardGrid());
       break;
     case Phase::kPlacement: {
-      actions.push_back("skip");
-      const int kind = RewardKind(pos_.reward_zone);
+      actions.push_back(std::string(hex::kSkipAction));
+      const char letter = PieceLetter(RewardKind(pos_.dart.reward_zone));
       pos_.HomeCells(pos_.turn).ForEach([&](int c) {
-        if (!pos_.cells[c]) {
-          actions.push_back(
-              absl::StrCat("place ", std::string(1, PieceLetter(kind)), " ", CellName(c)));
-        }
+        if (!pos_.cells[c]) actions.push_back(hex::PlacementAction(BoardGrid(), letter, c));
       });
       break;
     }
     case Phase::kPenalty:
-      pos_.MenOf(pos_.turn).ForEach([&](int c) { actions.push_back("penalty " + CellName(c)); });
+      pos_.MenOf(pos_.turn).ForEach(
+          [&](int c) { actions.push_back(hex::PenaltyAction(BoardGrid(), c)); });
       break;
     default:
       break;
@@ -145,116 +120,87 @@ std::vector<std::string> ChestoniaCheckersState::LegalActions() const {
   return actions;
 }
 
+std::vector<std::string> ChestoniaCheckersState::BoundedLegalActions(int limit) const {
+  if (pos_.phase != Phase::kMove || limit <= 0) return State::BoundedLegalActions(limit);
+  TurnList list;
+  GenerateTurns(pos_, list, limit);
+  std::vector<std::string> actions;
+  for (int i = 0; i < list.size() && i < limit; ++i) actions.push_back(TurnText(list[i]));
+  std::sort(actions.begin(), actions.end());
+  return actions;
+}
+
 std::vector<ChanceOutcome> ChestoniaCheckersState::ChanceOutcomes() const {
-  std::vector<ChanceOutcome> out;
-  if (pos_.phase == Phase::kRoundChance) {
-    // Given k full rounds since the last dart round, it comes now with probability 1/(11-k).
-    const double p = 1.0 / (kMaxRoundsBetweenDarts + 1 - pos_.rounds_since_dart);
-    out.push_back({"dart-round", p});
-    if (p < 1.0) out.push_back({"no-dart-round", 1.0 - p});
-  } else if (pos_.phase == Phase::kLanding) {
-    const std::vector<double>& dist = hex::DartScatter::ForRadius(kRadius).Distribution(pos_.aim);
-    for (int c = 0; c < kNumCells; ++c) out.push_back({"land " + CellName(c), dist[c]});
-    out.push_back({"land miss", dist[kNumCells]});
-  }
-  return out;
+  if (pos_.phase == Phase::kRoundChance) return hex::RoundChanceOutcomes(pos_.dart);
+  if (pos_.phase == Phase::kLanding) return hex::LandingOutcomes(BoardGrid(), pos_.dart.aim);
+  return {};
 }
 
 absl::Status ChestoniaCheckersState::Apply(std::string_view action) {
+  if (pos_.phase == Phase::kOver) return absl::FailedPreconditionError("the game is over");
   Position next = pos_;
-  auto after_word = [&](std::string_view word) -> std::string_view {
-    return action.substr(word.size());
-  };
-  switch (pos_.phase) {
-    case Phase::kOver:
-      return absl::FailedPreconditionError("the game is over");
-    case Phase::kRoundChance:
-      if (action == "dart-round") {
-        if (pos_.rounds_since_dart < 3) return NotLegal(action, "too early for a dart round");
-        next.ApplyRoundChance(true);
-      } else if (action == "no-dart-round") {
-        if (pos_.rounds_since_dart >= kMaxRoundsBetweenDarts) {
-          return NotLegal(action, "the dart round is due");
-        }
-        next.ApplyRoundChance(false);
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected dart-round or no-dart-round, got '", ToAbsl(action), "'"));
-      }
-      break;
-    case Phase::kLanding:
-      if (action == "land miss") {
-        next.ApplyLanding(-1);
-      } else if (absl::StartsWith(ToAbsl(action), "land ")) {
-        absl::StatusOr<int> cell = ParseCell(after_word("land "));
-        if (!cell.ok()) return cell.status();
-        next.ApplyLanding(*cell);
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected land q,r or land miss, got '", ToAbsl(action), "'"));
-      }
-      break;
-    case Phase::kAim: {
-      if (!absl::StartsWith(ToAbsl(action), "aim ")) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected aim q,r, got '", ToAbsl(action), "'"));
-      }
-      absl::StatusOr<int> cell = ParseCell(after_word("aim "));
-      if (!cell.ok()) return cell.status();
-      next.ApplyAim(*cell);
-      break;
-    }
-    case Phase::kPlacement: {
-      if (action == "skip") {
-        next.ApplySkipPlacement();
-        break;
-      }
-      if (!absl::StartsWith(ToAbsl(action), "place ") || action.size() < 9 || action[7] != ' ') {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected place <K|M> q,r or skip, got '", ToAbsl(action), "'"));
-      }
-      const int kind = PieceKindFromLetter(action[6]);
-      absl::StatusOr<int> cell = ParseCell(action.substr(8));
-      if (kind == kEmpty) return absl::InvalidArgumentError("unknown piece letter (K or M)");
-      if (!cell.ok()) return cell.status();
-      if (kind != RewardKind(pos_.reward_zone)) {
-        return NotLegal(action, "that piece is not this zone's reward");
-      }
-      if (!pos_.HomeCells(pos_.turn).Test(*cell) || pos_.cells[*cell]) {
-        return NotLegal(action, "rewards go on a free cell of your starting rows");
-      }
-      next.ApplyPlacement(kind, *cell);
-      break;
-    }
-    case Phase::kPenalty: {
-      if (!absl::StartsWith(ToAbsl(action), "penalty ")) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected penalty q,r, got '", ToAbsl(action), "'"));
-      }
-      absl::StatusOr<int> cell = ParseCell(after_word("penalty "));
-      if (!cell.ok()) return cell.status();
-      if (!pos_.MenOf(pos_.turn).Test(*cell)) return NotLegal(action, "not one of your men");
-      next.ApplyPenalty(*cell);
-      break;
-    }
-    case Phase::kMove: {
-      absl::StatusOr<std::vector<uint8_t>> path = ParseTurnText(action);
-      if (!path.ok()) return path.status();
-      // Any route to a legal turn's result is that turn (movegen.h, TurnKey); checked without
-      // listing every turn, which can be many.
-      absl::StatusOr<TurnKey> key = ReplayTurn(pos_, path->data(), static_cast<int>(path->size()));
-      if (!key.ok()) return NotLegal(action, ToStd(key.status().message()));
-      if (!IsLegalTurn(pos_, path->data(), static_cast<int>(path->size()))) {
-        return NotLegal(action, CanCapture(pos_) ? "no such turn (a capture is compulsory, and a "
-                                                   "chain goes on while the piece can take)"
-                                                 : "no such turn");
-      }
-      next.ApplyTurn(Turn{path->data(), static_cast<int>(path->size())});
-      break;
-    }
-  }
+  absl::Status applied =
+      pos_.phase == Phase::kMove ? ApplyMoveText(action, next) : ApplyDartText(action, next);
+  if (!applied.ok()) return applied;
   ++next.action_count;
   pos_ = next;
+  return absl::OkStatus();
+}
+
+absl::Status ChestoniaCheckersState::ApplyDartText(std::string_view action, Position& next) const {
+  absl::StatusOr<hex::DartAction> dart =
+      hex::ParseDartAction(pos_.phase, action, BoardGrid(), pos_.dart, kRewardLetters);
+  if (!dart.ok()) return dart.status();
+  switch (dart->kind) {
+    case hex::DartAction::Kind::kDartRound:
+    case hex::DartAction::Kind::kNoDartRound:
+      next.ApplyRoundChance(dart->kind == hex::DartAction::Kind::kDartRound);
+      break;
+    case hex::DartAction::Kind::kAim:
+      next.ApplyAim(dart->cell);
+      break;
+    case hex::DartAction::Kind::kLand:
+      next.ApplyLanding(dart->cell);
+      break;
+    case hex::DartAction::Kind::kSkip:
+      next.ApplySkipPlacement();
+      break;
+    case hex::DartAction::Kind::kPlace: {
+      const int kind = PieceKindFromLetter(dart->letter);
+      if (kind != RewardKind(pos_.dart.reward_zone)) {
+        return hex::NotLegalHere(action, "that piece is not this zone's reward");
+      }
+      if (!pos_.HomeCells(pos_.turn).Test(dart->cell) || pos_.cells[dart->cell]) {
+        return hex::NotLegalHere(action, "rewards go on a free cell of your starting rows");
+      }
+      next.ApplyPlacement(kind, dart->cell);
+      break;
+    }
+    case hex::DartAction::Kind::kPenalty:
+      if (!pos_.MenOf(pos_.turn).Test(dart->cell)) {
+        return hex::NotLegalHere(action, "not one of your men");
+      }
+      next.ApplyPenalty(dart->cell);
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ChestoniaCheckersState::ApplyMoveText(std::string_view action, Position& next) const {
+  absl::StatusOr<std::vector<uint8_t>> path = ParseTurnText(action);
+  if (!path.ok()) return path.status();
+  const int len = static_cast<int>(path->size());
+  // Any route to a legal turn's result is that turn (movegen.h, TurnKey); checked without
+  // listing every turn, which can be many.
+  absl::StatusOr<TurnKey> key = ReplayTurn(pos_, path->data(), len);
+  if (!key.ok()) return hex::NotLegalHere(action, ToStd(key.status().message()));
+  if (!IsLegalTurn(pos_, path->data(), len)) {
+    return hex::NotLegalHere(action, CanCapture(pos_)
+                                         ? "no such turn (a capture is compulsory, and a chain "
+                                           "goes on while the piece can take)"
+                                         : "no such turn");
+  }
+  next.ApplyTurn(Turn{path->data(), len});
   return absl::OkStatus();
 }
 
@@ -346,67 +292,28 @@ std::vector<SeatInfo> ChestoniaCheckersState::Seats() const {
 }
 
 absl::StatusOr<ActionFacts> ChestoniaCheckersState::DescribeAction(std::string_view action) const {
+  if (auto dart = hex::DescribeDartAction(action, BoardGrid(), kRewardLetters)) return *dart;
+  absl::StatusOr<std::vector<uint8_t>> path = ParseTurnText(action);
+  if (!path.ok()) return path.status();
   ActionFacts facts;
-  auto cell_after = [&](std::string_view word) -> absl::StatusOr<std::string> {
-    absl::StatusOr<int> cell = ParseCell(action.substr(word.size()));
-    if (!cell.ok()) return cell.status();
-    return CellName(*cell);
-  };
-  if (action == "dart-round" || action == "no-dart-round") {
-    facts.kind = kActionChance;
-  } else if (absl::StartsWith(ToAbsl(action), "land ")) {
-    facts.kind = kActionDartLanding;
-    if (action != "land miss") {
-      absl::StatusOr<std::string> cell = cell_after("land ");
-      if (!cell.ok()) return cell.status();
-      facts.cells = {*cell};
-      facts.irreversible = true;  // a knock-off may follow
-    }
-  } else if (absl::StartsWith(ToAbsl(action), "aim ")) {
-    facts.kind = kActionDartAim;
-    absl::StatusOr<std::string> cell = cell_after("aim ");
-    if (!cell.ok()) return cell.status();
-    facts.cells = {*cell};
-  } else if (action == "skip") {
-    facts.kind = kActionPlacement;
-  } else if (absl::StartsWith(ToAbsl(action), "place ")) {
-    facts.kind = kActionPlacement;
-    if (action.size() < 9 || PieceKindFromLetter(action[6]) == kEmpty || action[7] != ' ') {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", ToAbsl(action), "' is not a placement (place <K|M> q,r)"));
-    }
-    absl::StatusOr<std::string> cell = cell_after("place M ");
-    if (!cell.ok()) return cell.status();
-    facts.cells = {*cell};
-    facts.irreversible = true;
-  } else if (absl::StartsWith(ToAbsl(action), "penalty ")) {
-    facts.kind = kActionPenalty;
-    absl::StatusOr<std::string> cell = cell_after("penalty ");
-    if (!cell.ok()) return cell.status();
-    facts.cells = {*cell};
-    facts.irreversible = true;
-  } else {
-    absl::StatusOr<std::vector<uint8_t>> path = ParseTurnText(action);
-    if (!path.ok()) return path.status();
-    facts.kind = kActionMove;
-    facts.ends_turn = true;
-    for (uint8_t c : *path) facts.cells.push_back(CellName(c));
-    // A man's move is progress; so is any hop over a piece (a capture).
-    bool irreversible = KindOf(pos_.cells[(*path)[0]]) == kMan || path->size() > 2;
-    const hex::Grid& g = BoardGrid();
-    const int from = (*path)[0], to = (*path)[1];
-    const int dir = g.LineDirection(from, to);
-    if (!irreversible && dir >= 0) {
-      for (int16_t c : g.Ray(from, dir)) {
-        if (c == to) break;
-        if (pos_.cells[c]) {
-          irreversible = true;
-          break;
-        }
+  facts.kind = kActionMove;
+  facts.ends_turn = true;
+  for (uint8_t c : *path) facts.cells.push_back(CellName(c));
+  // A man's move is progress; so is any hop over a piece (a capture).
+  bool irreversible = KindOf(pos_.cells[(*path)[0]]) == kMan || path->size() > 2;
+  const hex::Grid& g = BoardGrid();
+  const int from = (*path)[0], to = (*path)[1];
+  const int dir = g.LineDirection(from, to);
+  if (!irreversible && dir >= 0) {
+    for (int16_t c : g.Ray(from, dir)) {
+      if (c == to) break;
+      if (pos_.cells[c]) {
+        irreversible = true;
+        break;
       }
     }
-    facts.irreversible = irreversible;
   }
+  facts.irreversible = irreversible;
   return facts;
 }
 
@@ -505,7 +412,7 @@ BoardView ChestoniaCheckersState::Board(int perspective) const {
   }
   view.to_move = ToMove();
   view.phase = Phase();
-  if (pos_.phase == Phase::kLanding && pos_.aim >= 0) view.dart_aim = CellName(pos_.aim);
+  if (pos_.phase == Phase::kLanding && pos_.dart.aim >= 0) view.dart_aim = CellName(pos_.dart.aim);
   return view;
 }
 

@@ -36,6 +36,8 @@ class ChestoniaCheckersState : public State {
   std::string Phase() const override;
   int ActionCount() const override { return pos_.action_count; }
   std::vector<std::string> LegalActions() const override;
+  // Turns from GenerateTurns with `limit` chain points per piece, the first `limit` kept.
+  std::vector<std::string> BoundedLegalActions(int limit) const override;
   std::vector<ChanceOutcome> ChanceOutcomes() const override;
   absl::Status Apply(std::string_view action) override;
   absl::Status ApplySeatEvent(int seat, SeatEvent event) override;
@@ -52,6 +54,11 @@ class ChestoniaCheckersState : public State {
   const Position& position() const { return pos_; }
 
  private:
+  // Apply's two halves: an action of a dart phase (engine/hex/dart_round.h) and a move. Each
+  // checks the action against pos_ and applies it to `next`, a copy of pos_.
+  absl::Status ApplyDartText(std::string_view action, Position& next) const;
+  absl::Status ApplyMoveText(std::string_view action, Position& next) const;
+
   Position pos_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -57,26 +58,6 @@ absl::StatusOr<std::vector<uint8_t>> ParseTurnText(std::string_view text) {
 
 namespace {
 
-std::string_view PhaseWord(Phase phase) {
-  switch (phase) {
-    case Phase::kRoundChance:
-      return "round";
-    case Phase::kAim:
-      return "aim";
-    case Phase::kLanding:
-      return "land";
-    case Phase::kPlacement:
-      return "placement";
-    case Phase::kPenalty:
-      return "penalty";
-    case Phase::kMove:
-      return "move";
-    case Phase::kOver:
-      return "over";
-  }
-  return "?";
-}
-
 absl::Status Bad(std::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("position text: ", ToAbsl(what)));
 }
@@ -114,12 +95,13 @@ std::string SerializePosition(const Position& pos) {
       " board=", ToAbsl(BoardKindName(pos.rules.board)), " darts=", pos.rules.darts ? "on" : "off",
       " reverse=", pos.rules.reverse ? "on" : "off", " movecap=", pos.rules.movecap,
       " first=", seat(pos.rules.first), " turn=", seat(pos.turn),
-      " phase=", ToAbsl(PhaseWord(pos.phase)),
+      " phase=", ToAbsl(hex::TurnPhaseWord(pos.phase)),
       " pieces=", pieces.empty() ? "-" : absl::StrJoin(pieces, ";"),
       " out=", out_seats.empty() ? "-" : out_seats, " moves=", pos.moves_played,
-      " noprogress=", pos.no_progress, " rounds=", pos.rounds_since_dart,
-      " dartround=", pos.dart_round ? 1 : 0, " aim=", pos.aim >= 0 ? CellName(pos.aim) : "-",
-      " reward=", pos.reward_zone, " actions=", pos.action_count, " result=", result);
+      " noprogress=", pos.no_progress, " rounds=", pos.dart.rounds_since_dart,
+      " dartround=", pos.dart.dart_round ? 1 : 0,
+      " aim=", pos.dart.aim >= 0 ? CellName(pos.dart.aim) : "-", " reward=", pos.dart.reward_zone,
+      " actions=", pos.action_count, " result=", result);
 }
 
 absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defaults) {
@@ -238,15 +220,15 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   }
   pos.moves_played = moves;
   pos.no_progress = static_cast<int16_t>(noprogress);
-  pos.rounds_since_dart = static_cast<int8_t>(rounds);
-  pos.dart_round = dartround == 1;
-  pos.reward_zone = static_cast<int8_t>(reward);
+  pos.dart.rounds_since_dart = static_cast<int8_t>(rounds);
+  pos.dart.dart_round = dartround == 1;
+  pos.dart.reward_zone = static_cast<int8_t>(reward);
   pos.action_count = actions;
   const std::string aim = get("aim", "-");
   if (aim != "-") {
     absl::StatusOr<int> cell = ParseCell(aim);
     if (!cell.ok()) return cell.status();
-    pos.aim = static_cast<int16_t>(*cell);
+    pos.dart.aim = static_cast<int16_t>(*cell);
   }
 
   const std::string phase = get("phase", "start");
@@ -278,20 +260,15 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
     pos.BeginTurnFromSetup();
     return pos;
   }
-  bool found = false;
-  for (Phase p : {Phase::kRoundChance, Phase::kAim, Phase::kLanding, Phase::kPlacement,
-                  Phase::kPenalty, Phase::kMove}) {
-    if (PhaseWord(p) == phase) {
-      pos.phase = p;
-      found = true;
-    }
-  }
-  if (!found) return Bad(absl::StrCat("unknown phase ", phase));
+  const std::optional<Phase> owed = hex::TurnPhaseFromWord(phase);
+  if (!owed || *owed == Phase::kOver) return Bad(absl::StrCat("unknown phase ", phase));
+  pos.phase = *owed;
   if (pos.phase != Phase::kRoundChance && !pos.Active(pos.turn)) {
     return Bad("the seat to act is out");
   }
-  if (pos.phase == Phase::kLanding && pos.aim < 0) return Bad("phase=land needs aim");
-  if (pos.phase == Phase::kPlacement && pos.reward_zone == 0) return Bad("placement needs reward");
+  if (pos.phase == Phase::kLanding && pos.dart.aim < 0) return Bad("phase=land needs aim");
+  if (pos.phase == Phase::kPlacement && pos.dart.reward_zone == 0)
+    return Bad("placement needs reward");
   if (pos.phase == Phase::kPenalty && pos.MenOf(pos.turn).Empty()) {
     return Bad("phase=penalty needs a man to lose");
   }

@@ -27,12 +27,13 @@ std::string RandomStep(Position& pos, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   switch (pos.phase) {
     case Phase::kRoundChance: {
-      const bool dart = unit(rng) < 1.0 / (kMaxRoundsBetweenDarts + 1 - pos.rounds_since_dart);
+      const bool dart = unit(rng) < 1.0 / (kMaxRoundsBetweenDarts + 1 - pos.dart.rounds_since_dart);
       pos.ApplyRoundChance(dart);
       return dart ? "dart-round" : "no-dart-round";
     }
     case Phase::kLanding: {
-      const std::vector<double>& dist = hex::DartScatter::ForRadius(kRadius).Distribution(pos.aim);
+      const std::vector<double>& dist =
+          hex::DartScatter::ForRadius(kRadius).Distribution(pos.dart.aim);
       double x = unit(rng);
       int cell = -1;
       for (int c = 0; c < kNumCells; ++c) {
@@ -60,7 +61,7 @@ std::string RandomStep(Position& pos, std::mt19937_64& rng) {
         pos.ApplySkipPlacement();
         return "skip";
       }
-      const int kind = pos.reward_zone == 1 ? kKing : kMan;
+      const int kind = pos.dart.reward_zone == 1 ? kKing : kMan;
       const int cell = free[rng() % free.size()];
       pos.ApplyPlacement(kind, cell);
       return std::string("place ") + PieceLetter(kind) + " " + CellName(cell);

@@ -105,8 +105,8 @@ TEST(AgreementTest, RandomGamesEndByTheRulesAndRoundTrip) {
           Position p = pos;
           p.rules.darts = false;  // perft is defined with darts off
           p.rules.movecap = 0;
-          p.dart_round = false;
-          p.rounds_since_dart = 0;
+          p.dart.dart_round = false;
+          p.dart.rounds_since_dart = 0;
           Collected().push_back(p);
         }
       }

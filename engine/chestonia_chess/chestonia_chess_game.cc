@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/chestonia_chess/movegen.h"
 #include "engine/chestonia_chess/notation.h"
-#include "engine/hex/dart.h"
+#include "engine/hex/dart_round.h"
 
 namespace arena::engine::chestonia_chess {
 namespace {
@@ -20,10 +20,9 @@ std::vector<int> RewardTypes(int zone) {
   return {};
 }
 
-absl::Status NotLegal(std::string_view action, std::string_view why) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("'", ToAbsl(action), "' is not legal here: ", ToAbsl(why)));
-}
+// The placement texts' letters (any piece letter reads; the zone decides which is legal).
+constexpr hex::RewardLetters kRewardLetters{"PNBRQK", "<piece>", "unknown piece letter",
+                                            "<Q|R|B|N|P>"};
 
 }  // namespace
 
@@ -78,34 +77,12 @@ std::unique_ptr<State> ChestoniaChessState::Clone() const {
 }
 
 int ChestoniaChessState::ToMove() const {
-  switch (pos_.phase) {
-    case Phase::kOver:
-      return kTerminalSeat;
-    case Phase::kRoundChance:
-    case Phase::kLanding:
-      return kChanceSeat;
-    default:
-      return pos_.turn;
-  }
+  if (pos_.phase == Phase::kOver) return kTerminalSeat;
+  return hex::IsChancePhase(pos_.phase) ? kChanceSeat : pos_.turn;
 }
 
 std::string ChestoniaChessState::Phase() const {
-  switch (pos_.phase) {
-    case Phase::kRoundChance:
-    case Phase::kLanding:
-      return "chance";
-    case Phase::kAim:
-      return "dart-aim";
-    case Phase::kPlacement:
-      return "placement";
-    case Phase::kPenalty:
-      return "penalty";
-    case Phase::kMove:
-      return "move";
-    case Phase::kOver:
-      return "finished";
-  }
-  return "finished";
+  return std::string(hex::TurnPhaseName(pos_.phase));
 }
 
 std::vector<std::string> ChestoniaChessState::LegalActions() const {
@@ -119,22 +96,19 @@ std::vector<std::string> ChestoniaChessState::LegalActions() const {
       break;
     }
     case Phase::kAim:
-      for (int c = 0; c < g.size(); ++c) actions.push_back("aim " + CellName(c));
+      actions = hex::AimActions(g);
       break;
     case Phase::kPlacement: {
-      actions.push_back("skip");
-      for (int type : RewardTypes(pos_.reward_zone)) {
+      actions.push_back(std::string(hex::kSkipAction));
+      for (int type : RewardTypes(pos_.dart.reward_zone)) {
         pos_.layout().seats[pos_.turn].home_rows.ForEach([&](int c) {
-          if (!pos_.cells[c]) {
-            actions.push_back(
-                absl::StrCat("place ", std::string(1, PieceLetter(type)), " ", CellName(c)));
-          }
+          if (!pos_.cells[c]) actions.push_back(hex::PlacementAction(g, PieceLetter(type), c));
         });
       }
       break;
     }
     case Phase::kPenalty:
-      pos_.PawnsOf(pos_.turn).ForEach([&](int c) { actions.push_back("penalty " + CellName(c)); });
+      pos_.PawnsOf(pos_.turn).ForEach([&](int c) { actions.push_back(hex::PenaltyAction(g, c)); });
       break;
     default:
       break;
@@ -144,112 +118,71 @@ std::vector<std::string> ChestoniaChessState::LegalActions() const {
 }
 
 std::vector<ChanceOutcome> ChestoniaChessState::ChanceOutcomes() const {
-  std::vector<ChanceOutcome> out;
-  if (pos_.phase == Phase::kRoundChance) {
-    // Given k full rounds since the last dart round, it comes now with probability 1/(11-k).
-    const double p = 1.0 / (kMaxRoundsBetweenDarts + 1 - pos_.rounds_since_dart);
-    out.push_back({"dart-round", p});
-    if (p < 1.0) out.push_back({"no-dart-round", 1.0 - p});
-  } else if (pos_.phase == Phase::kLanding) {
-    const std::vector<double>& dist = hex::DartScatter::ForRadius(kRadius).Distribution(pos_.aim);
-    for (int c = 0; c < kNumCells; ++c) out.push_back({"land " + CellName(c), dist[c]});
-    out.push_back({"land miss", dist[kNumCells]});
-  }
-  return out;
+  if (pos_.phase == Phase::kRoundChance) return hex::RoundChanceOutcomes(pos_.dart);
+  if (pos_.phase == Phase::kLanding) return hex::LandingOutcomes(BoardGrid(), pos_.dart.aim);
+  return {};
 }
 
 absl::Status ChestoniaChessState::Apply(std::string_view action) {
+  if (pos_.phase == Phase::kOver) return absl::FailedPreconditionError("the game is over");
   Position next = pos_;
-  auto after_word = [&](std::string_view word) -> std::string_view {
-    return action.substr(word.size());
-  };
-  switch (pos_.phase) {
-    case Phase::kOver:
-      return absl::FailedPreconditionError("the game is over");
-    case Phase::kRoundChance:
-      if (action == "dart-round") {
-        if (pos_.rounds_since_dart < 3) return NotLegal(action, "too early for a dart round");
-        next.ApplyRoundChance(true);
-      } else if (action == "no-dart-round") {
-        if (pos_.rounds_since_dart >= kMaxRoundsBetweenDarts) {
-          return NotLegal(action, "the dart round is due");
-        }
-        next.ApplyRoundChance(false);
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected dart-round or no-dart-round, got '", ToAbsl(action), "'"));
-      }
-      break;
-    case Phase::kLanding:
-      if (action == "land miss") {
-        next.ApplyLanding(-1);
-      } else if (absl::StartsWith(ToAbsl(action), "land ")) {
-        absl::StatusOr<int> cell = ParseCell(after_word("land "));
-        if (!cell.ok()) return cell.status();
-        next.ApplyLanding(*cell);
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected land q,r or land miss, got '", ToAbsl(action), "'"));
-      }
-      break;
-    case Phase::kAim: {
-      if (!absl::StartsWith(ToAbsl(action), "aim ")) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected aim q,r, got '", ToAbsl(action), "'"));
-      }
-      absl::StatusOr<int> cell = ParseCell(after_word("aim "));
-      if (!cell.ok()) return cell.status();
-      next.ApplyAim(*cell);
-      break;
-    }
-    case Phase::kPlacement: {
-      if (action == "skip") {
-        next.ApplySkipPlacement();
-        break;
-      }
-      if (!absl::StartsWith(ToAbsl(action), "place ") || action.size() < 9 || action[7] != ' ') {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected place <piece> q,r or skip, got '", ToAbsl(action), "'"));
-      }
-      const int type = PieceTypeFromLetter(action[6]);
-      absl::StatusOr<int> cell = ParseCell(action.substr(8));
-      if (type == kEmpty) return absl::InvalidArgumentError("unknown piece letter");
-      if (!cell.ok()) return cell.status();
-      const std::vector<int> allowed = RewardTypes(pos_.reward_zone);
-      if (std::find(allowed.begin(), allowed.end(), type) == allowed.end()) {
-        return NotLegal(action, "that piece is not this zone's reward");
-      }
-      if (!pos_.layout().seats[pos_.turn].home_rows.Test(*cell) || pos_.cells[*cell]) {
-        return NotLegal(action, "rewards go on a free cell of your back row or pawn row");
-      }
-      next.ApplyPlacement(type, *cell);
-      break;
-    }
-    case Phase::kPenalty: {
-      if (!absl::StartsWith(ToAbsl(action), "penalty ")) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected penalty q,r, got '", ToAbsl(action), "'"));
-      }
-      absl::StatusOr<int> cell = ParseCell(after_word("penalty "));
-      if (!cell.ok()) return cell.status();
-      if (!pos_.PawnsOf(pos_.turn).Test(*cell)) return NotLegal(action, "not one of your pawns");
-      next.ApplyPenalty(*cell);
-      break;
-    }
-    case Phase::kMove: {
-      absl::StatusOr<Move> move = ParseMoveText(action);
-      if (!move.ok()) return move.status();
-      auto list = std::make_unique<MoveList>();
-      GenerateLegalMoves(pos_, *list);
-      if (std::find(list->begin(), list->end(), *move) == list->end()) {
-        return NotLegal(action, "no such legal move");
-      }
-      next.ApplyMove(*move);
-      break;
-    }
-  }
+  absl::Status applied =
+      pos_.phase == Phase::kMove ? ApplyMoveText(action, next) : ApplyDartText(action, next);
+  if (!applied.ok()) return applied;
   ++next.action_count;
   pos_ = next;
+  return absl::OkStatus();
+}
+
+absl::Status ChestoniaChessState::ApplyDartText(std::string_view action, Position& next) const {
+  absl::StatusOr<hex::DartAction> dart =
+      hex::ParseDartAction(pos_.phase, action, BoardGrid(), pos_.dart, kRewardLetters);
+  if (!dart.ok()) return dart.status();
+  switch (dart->kind) {
+    case hex::DartAction::Kind::kDartRound:
+    case hex::DartAction::Kind::kNoDartRound:
+      next.ApplyRoundChance(dart->kind == hex::DartAction::Kind::kDartRound);
+      break;
+    case hex::DartAction::Kind::kAim:
+      next.ApplyAim(dart->cell);
+      break;
+    case hex::DartAction::Kind::kLand:
+      next.ApplyLanding(dart->cell);
+      break;
+    case hex::DartAction::Kind::kSkip:
+      next.ApplySkipPlacement();
+      break;
+    case hex::DartAction::Kind::kPlace: {
+      const int type = PieceTypeFromLetter(dart->letter);
+      const std::vector<int> allowed = RewardTypes(pos_.dart.reward_zone);
+      if (std::find(allowed.begin(), allowed.end(), type) == allowed.end()) {
+        return hex::NotLegalHere(action, "that piece is not this zone's reward");
+      }
+      if (!pos_.layout().seats[pos_.turn].home_rows.Test(dart->cell) || pos_.cells[dart->cell]) {
+        return hex::NotLegalHere(action, "rewards go on a free cell of your back row or pawn row");
+      }
+      next.ApplyPlacement(type, dart->cell);
+      break;
+    }
+    case hex::DartAction::Kind::kPenalty:
+      if (!pos_.PawnsOf(pos_.turn).Test(dart->cell)) {
+        return hex::NotLegalHere(action, "not one of your pawns");
+      }
+      next.ApplyPenalty(dart->cell);
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ChestoniaChessState::ApplyMoveText(std::string_view action, Position& next) const {
+  absl::StatusOr<Move> move = ParseMoveText(action);
+  if (!move.ok()) return move.status();
+  auto list = std::make_unique<MoveList>();
+  GenerateLegalMoves(pos_, *list);
+  if (std::find(list->begin(), list->end(), *move) == list->end()) {
+    return hex::NotLegalHere(action, "no such legal move");
+  }
+  next.ApplyMove(*move);
   return absl::OkStatus();
 }
 
@@ -344,53 +277,14 @@ std::vector<SeatInfo> ChestoniaChessState::Seats() const {
 }
 
 absl::StatusOr<ActionFacts> ChestoniaChessState::DescribeAction(std::string_view action) const {
+  if (auto dart = hex::DescribeDartAction(action, BoardGrid(), kRewardLetters)) return *dart;
+  absl::StatusOr<Move> move = ParseMoveText(action);
+  if (!move.ok()) return move.status();
   ActionFacts facts;
-  auto cell_after = [&](std::string_view word) -> absl::StatusOr<std::string> {
-    absl::StatusOr<int> cell = ParseCell(action.substr(word.size()));
-    if (!cell.ok()) return cell.status();
-    return CellName(*cell);
-  };
-  if (action == "dart-round" || action == "no-dart-round") {
-    facts.kind = kActionChance;
-  } else if (absl::StartsWith(ToAbsl(action), "land ")) {
-    facts.kind = kActionDartLanding;
-    if (action != "land miss") {
-      absl::StatusOr<std::string> cell = cell_after("land ");
-      if (!cell.ok()) return cell.status();
-      facts.cells = {*cell};
-      facts.irreversible = true;  // a knock-off may follow
-    }
-  } else if (absl::StartsWith(ToAbsl(action), "aim ")) {
-    facts.kind = kActionDartAim;
-    absl::StatusOr<std::string> cell = cell_after("aim ");
-    if (!cell.ok()) return cell.status();
-    facts.cells = {*cell};
-  } else if (action == "skip") {
-    facts.kind = kActionPlacement;
-  } else if (absl::StartsWith(ToAbsl(action), "place ")) {
-    facts.kind = kActionPlacement;
-    if (action.size() < 9 || PieceTypeFromLetter(action[6]) == kEmpty || action[7] != ' ') {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", ToAbsl(action), "' is not a placement (place <Q|R|B|N|P> q,r)"));
-    }
-    absl::StatusOr<std::string> cell = cell_after("place Q ");
-    if (!cell.ok()) return cell.status();
-    facts.cells = {*cell};
-    facts.irreversible = true;
-  } else if (absl::StartsWith(ToAbsl(action), "penalty ")) {
-    facts.kind = kActionPenalty;
-    absl::StatusOr<std::string> cell = cell_after("penalty ");
-    if (!cell.ok()) return cell.status();
-    facts.cells = {*cell};
-    facts.irreversible = true;
-  } else {
-    absl::StatusOr<Move> move = ParseMoveText(action);
-    if (!move.ok()) return move.status();
-    facts.kind = kActionMove;
-    facts.ends_turn = true;
-    facts.cells = {CellName(move->from), CellName(move->to)};
-    facts.irreversible = TypeOf(pos_.cells[move->from]) == kPawn || pos_.cells[move->to] != 0;
-  }
+  facts.kind = kActionMove;
+  facts.ends_turn = true;
+  facts.cells = {CellName(move->from), CellName(move->to)};
+  facts.irreversible = TypeOf(pos_.cells[move->from]) == kPawn || pos_.cells[move->to] != 0;
   return facts;
 }
 
@@ -492,7 +386,7 @@ BoardView ChestoniaChessState::Board(int perspective) const {
   }
   view.to_move = ToMove();
   view.phase = Phase();
-  if (pos_.phase == Phase::kLanding && pos_.aim >= 0) view.dart_aim = CellName(pos_.aim);
+  if (pos_.phase == Phase::kLanding && pos_.dart.aim >= 0) view.dart_aim = CellName(pos_.dart.aim);
   return view;
 }
 

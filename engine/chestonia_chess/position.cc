@@ -176,18 +176,13 @@ void Position::AdvanceTurn(MoveList* moves) {
 }
 
 bool Position::OnRoundBoundary() {
-  if (!rules.darts) return false;
-  if (!dart_round && rounds_since_dart < kMaxRoundsBetweenDarts) ++rounds_since_dart;
-  dart_round = false;
-  if (rounds_since_dart >= 3) {
-    phase = Phase::kRoundChance;
-    return true;
-  }
-  return false;
+  if (!dart.OnRoundBoundary(rules.darts)) return false;
+  phase = Phase::kRoundChance;
+  return true;
 }
 
 bool Position::BeginTurn(MoveList* moves) {
-  if (dart_round) {
+  if (dart.dart_round) {
     phase = Phase::kAim;
     return true;
   }
@@ -292,20 +287,19 @@ void Position::ApplyMove(Move m, MoveList* next_moves) {
 }
 
 void Position::ApplyRoundChance(bool is_dart_round) {
-  dart_round = is_dart_round;
-  if (is_dart_round) rounds_since_dart = 0;
+  dart.StartRound(is_dart_round);
   if (Active(turn) && BeginTurn()) return;
   AdvanceTurn();
 }
 
 void Position::ApplyAim(int cell) {
-  aim = static_cast<int16_t>(cell);
+  dart.Aim(cell);
   phase = Phase::kLanding;
 }
 
 void Position::ApplyLanding(int cell) {
-  aim = -1;
-  if (cell < 0) {
+  const int zone = dart.Land(BoardGrid(), cell);
+  if (cell == hex::kDartMiss) {
     if (!PawnsOf(turn).Empty()) {
       phase = Phase::kPenalty;
       return;
@@ -318,9 +312,8 @@ void Position::ApplyLanding(int cell) {
     no_progress = 0;
     if (ReverseEmptied(SeatOf(hit))) return;
   }
-  const int zone = hex::DartZone(BoardGrid().Ring(cell));
-  if (hex::DartZonePays(zone)) {
-    reward_zone = static_cast<int8_t>(zone);
+  if (zone > 0) {
+    dart.OwePlacement(zone);
     phase = Phase::kPlacement;
     return;
   }
@@ -330,12 +323,12 @@ void Position::ApplyLanding(int cell) {
 void Position::ApplyPlacement(int type, int cell) {
   Put(cell, MakePiece(turn, type));
   no_progress = 0;
-  reward_zone = 0;
+  dart.EndPlacement();
   ContinueTurn();
 }
 
 void Position::ApplySkipPlacement() {
-  reward_zone = 0;
+  dart.EndPlacement();
   ContinueTurn();
 }
 
@@ -372,8 +365,7 @@ void Position::ApplyTimeout() {
       if (ReverseEmptied(turn)) return;
     }
   }
-  aim = -1;
-  reward_zone = 0;
+  dart.AbandonThrow();
   AdvanceTurn();
 }
 
@@ -381,8 +373,7 @@ void Position::ApplyResign(int seat) {
   Eliminate(seat, EndReason::kResignation);
   if (phase == Phase::kOver) return;
   if (seat == turn && phase != Phase::kRoundChance) {
-    aim = -1;
-    reward_zone = 0;
+    dart.AbandonThrow();
     AdvanceTurn();
   }
 }

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "engine/hex/dart_round.h"
 #include "engine/hex/geometry.h"
 
 namespace arena::engine::chestonia_chess {
@@ -27,7 +28,7 @@ inline constexpr int kNumCells = 169;
 inline constexpr int kMaxSeats = 3;
 inline constexpr int kNoProgressLimit = 60;      // moves without progress → draw
 inline constexpr int kPerpetualCheckLimit = 10;  // own turns begun in check, in a row
-inline constexpr int kMaxRoundsBetweenDarts = 10;
+inline constexpr int kMaxRoundsBetweenDarts = hex::kMaxRoundsBetweenDarts;
 
 const hex::Grid& BoardGrid();  // the radius-7 grid
 
@@ -108,15 +109,8 @@ int SeatFromLetter(int players, char letter);  // -1 if not a seat of this game
 std::string_view SeatColour(int players, int seat);
 
 // --- Turn structure -----------------------------------------------------------------------
-enum class Phase : uint8_t {
-  kRoundChance,  // chance: does the round that starts now bring darts?
-  kAim,          // seat `turn` names the cell it aims at
-  kLanding,      // chance: where the dart lands (170 outcomes)
-  kPlacement,    // seat `turn` places its reward or skips
-  kPenalty,      // seat `turn` chooses the pawn it loses for a miss
-  kMove,         // seat `turn` moves
-  kOver,
-};
+// What is owed next: the dart round's phases and the move (engine/hex/dart_round.h).
+using Phase = hex::TurnPhase;
 
 enum class EndReason : uint8_t {
   kNone,
@@ -186,10 +180,7 @@ class Position {
   int8_t num_out = 0;
   int8_t turn = 0;
   Phase phase = Phase::kMove;
-  int8_t rounds_since_dart = 0;                 // full rounds completed since the last dart round
-  bool dart_round = false;                      // the current round is a dart round
-  int16_t aim = -1;                             // kLanding: the aim cell
-  int8_t reward_zone = 0;                       // kPlacement: the zone that paid (1..3)
+  hex::DartRound dart;                          // the dart round's counters, aim and owed reward
   int16_t no_progress = 0;                      // moves since the last progress
   int32_t moves_played = 0;                     // board moves so far (all seats)
   int32_t action_count = 0;                     // actions applied through the facade

@@ -392,7 +392,7 @@ TEST(DartRoundTest, TimingIsAChanceEventWithProbabilityOneOverElevenMinusK) {
   auto early = Load("darts=on turn=w phase=start rounds=1 pieces=bK0,0;wK3,4");
   Do(*early, "3,4:2,4");  // the round ends: k = 2, too early
   EXPECT_EQ(early->Phase(), "move");
-  EXPECT_EQ(Pos(*early).rounds_since_dart, 2);
+  EXPECT_EQ(Pos(*early).dart.rounds_since_dart, 2);
   for (int k = 3; k <= 10; ++k) {
     auto s =
         Load(absl::StrCat("darts=on turn=w phase=start rounds=", k - 1, " pieces=bK0,0;wK3,4"));

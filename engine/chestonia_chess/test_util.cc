@@ -24,12 +24,13 @@ std::string RandomStep(Position& pos, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   switch (pos.phase) {
     case Phase::kRoundChance: {
-      const bool dart = unit(rng) < 1.0 / (kMaxRoundsBetweenDarts + 1 - pos.rounds_since_dart);
+      const bool dart = unit(rng) < 1.0 / (kMaxRoundsBetweenDarts + 1 - pos.dart.rounds_since_dart);
       pos.ApplyRoundChance(dart);
       return dart ? "dart-round" : "no-dart-round";
     }
     case Phase::kLanding: {
-      const std::vector<double>& dist = hex::DartScatter::ForRadius(kRadius).Distribution(pos.aim);
+      const std::vector<double>& dist =
+          hex::DartScatter::ForRadius(kRadius).Distribution(pos.dart.aim);
       double x = unit(rng);
       int cell = -1;
       for (int c = 0; c < kNumCells; ++c) {
@@ -59,7 +60,7 @@ std::string RandomStep(Position& pos, std::mt19937_64& rng) {
       }
       const int types_by_zone[4][3] = {
           {}, {kQueen, kQueen, kQueen}, {kRook, kBishop, kKnight}, {kPawn, kPawn, kPawn}};
-      const int type = types_by_zone[pos.reward_zone][rng() % 3];
+      const int type = types_by_zone[pos.dart.reward_zone][rng() % 3];
       const int cell = free[rng() % free.size()];
       pos.ApplyPlacement(type, cell);
       return std::string("place ") + PieceLetter(type) + " " + CellName(cell);

@@ -108,6 +108,12 @@ std::string_view SeatEventName(SeatEvent event) {
   return "unknown";
 }
 
+std::vector<std::string> State::BoundedLegalActions(int limit) const {
+  std::vector<std::string> actions = LegalActions();
+  if (limit > 0 && static_cast<int>(actions.size()) > limit) actions.resize(limit);
+  return actions;
+}
+
 std::vector<std::string> PieceActions(const State& state, std::string_view cell) {
   std::vector<std::string> out;
   for (std::string& action : state.LegalActions()) {

@@ -122,6 +122,11 @@ class State {
   // Legal actions of the seat to move, in canonical text, sorted in a stable order.
   // Empty at chance nodes and when finished.
   virtual std::vector<std::string> LegalActions() const = 0;
+  // At most `limit` (> 0) legal actions of the decision owed, sorted: all of LegalActions()
+  // when a game knows they are few, else legal ones the game finds first. For callers that must
+  // stay bounded in any position (random players, MCTS); a game whose turns can number in the
+  // hundreds of thousands (Chestonia checkers) overrides it. Default: LegalActions(), cut.
+  virtual std::vector<std::string> BoundedLegalActions(int limit) const;
   // Outcomes of a chance node with their probabilities (summing to 1); empty otherwise.
   virtual std::vector<ChanceOutcome> ChanceOutcomes() const { return {}; }
 

@@ -1,0 +1,217 @@
+#include "bots/chestonia_checkers/checkers_search.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "engine/chestonia_checkers/movegen.h"
+#include "engine/chestonia_checkers/notation.h"
+
+namespace arena::bots {
+namespace {
+
+using engine::chestonia_checkers::BoardGrid;
+using engine::chestonia_checkers::CanCapture;
+using engine::chestonia_checkers::GenerateTurns;
+using engine::chestonia_checkers::KindOf;
+using engine::chestonia_checkers::kKing;
+using engine::chestonia_checkers::kRadius;
+using engine::chestonia_checkers::Phase;
+using engine::chestonia_checkers::Position;
+using engine::chestonia_checkers::SeatOf;
+using engine::chestonia_checkers::TurnList;
+using engine::chestonia_checkers::TurnText;
+
+constexpr int kWin = 30000;
+constexpr int kManValue = 100;
+constexpr int kKingValue = 300;
+constexpr int kAdvanceValue = 3;         // per row a man stands in front of its own edge
+constexpr int kMaxCaptureExtension = 6;  // plies past the horizon while a capture is owed
+
+// How far `cell` is from `seat`'s own edge row (0 on it, 14 on the opposite rim).
+int Advance(const Position& pos, int seat, int cell) {
+  const engine::hex::Axial a =
+      engine::hex::Rotate(BoardGrid().At(cell), -pos.layout().seats[seat].sixths);
+  return a.r + kRadius;
+}
+
+std::array<int, 3> Material(const Position& pos) {
+  std::array<int, 3> m{};
+  for (int s = 0; s < pos.rules.players; ++s) {
+    pos.pieces[s].ForEach([&](int c) {
+      m[s] += KindOf(pos.cells[c]) == kKing ? kKingValue
+                                            : kManValue + kAdvanceValue * Advance(pos, s, c);
+    });
+  }
+  return m;
+}
+
+struct Context {
+  int root = 0;
+  int64_t budget = 0;
+  int64_t nodes = 0;
+  const std::atomic<bool>* stop = nullptr;
+  bool stopped = false;
+
+  bool OutOfNodes() {
+    if (stopped) return true;
+    if ((budget > 0 && nodes >= budget) || (stop != nullptr && stop->load())) stopped = true;
+    return stopped;
+  }
+};
+
+// The root seat's score of a leaf, a win sooner (and a loss later) scored further from 0.
+int Leaf(const Position& pos, int root, int ply) {
+  const int v = CheckersSeatScores(pos)[root];
+  if (v >= kWin) return kWin - ply;
+  if (v <= -kWin) return -kWin + ply;
+  return v;
+}
+
+int AlphaBeta(const Position& pos, int depth, int alpha, int beta, int ply, int extension,
+              Context& ctx) {
+  ++ctx.nodes;
+  if (pos.phase != Phase::kMove) return Leaf(pos, ctx.root, ply);
+  if (depth <= 0) {
+    // Captures are compulsory: a position where one is owed is not quiet, so look on.
+    if (extension >= kMaxCaptureExtension || !CanCapture(pos)) return Leaf(pos, ctx.root, ply);
+    ++extension;
+  }
+  if (ctx.OutOfNodes()) return Leaf(pos, ctx.root, ply);
+  TurnList list;
+  GenerateTurns(pos, list, kCheckersTurnBudget);
+  const bool maximise = pos.turn == ctx.root;
+  int best = maximise ? -kWin - 1 : kWin + 1;
+  for (int i = 0; i < list.size(); ++i) {
+    Position child = pos;
+    child.ApplyTurn(list[i]);
+    const int v = AlphaBeta(child, depth - 1, alpha, beta, ply + 1, extension, ctx);
+    if (maximise) {
+      best = std::max(best, v);
+      alpha = std::max(alpha, v);
+    } else {
+      best = std::min(best, v);
+      beta = std::min(beta, v);
+    }
+    if (alpha >= beta || ctx.stopped) break;
+  }
+  return best;
+}
+
+// The root's turns in an order that depends on the seed only (ties go to the first).
+std::vector<int> RootOrder(int n, uint64_t seed) {
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng(seed);
+  for (int i = n - 1; i > 0; --i) std::swap(order[i], order[rng.Below(i + 1)]);
+  return order;
+}
+
+}  // namespace
+
+std::array<int, 3> CheckersSeatScores(const Position& pos) {
+  std::array<int, 3> out{};
+  const int n = pos.rules.players;
+  if (pos.phase == Phase::kOver) {
+    for (int s = 0; s < n; ++s) out[s] = pos.draw ? 0 : (s == pos.winner ? kWin : -kWin);
+    return out;
+  }
+  const std::array<int, 3> m = Material(pos);
+  for (int s = 0; s < n; ++s) {
+    if (!pos.Active(s)) {
+      out[s] = -kWin;
+      continue;
+    }
+    int others = 0, count = 0;
+    for (int o = 0; o < n; ++o) {
+      if (o != s && pos.Active(o)) {
+        others += m[o];
+        ++count;
+      }
+    }
+    const int mean = count > 0 ? others / count : 0;
+    // Reverse checkers: the aim is to be rid of one's pieces.
+    out[s] = pos.rules.reverse ? mean - m[s] : m[s] - mean;
+  }
+  return out;
+}
+
+SearchResult CheckersSearch(const Position& pos, const SearchLimits& limits) {
+  SearchResult result;
+  TurnList list;
+  GenerateTurns(pos, list, kCheckersTurnBudget);
+  if (list.size() == 0) return result;
+  std::vector<int> order = RootOrder(list.size(), limits.seed);
+  Context ctx{.root = pos.turn, .budget = limits.nodes, .stop = limits.stop};
+  int best = order[0];
+  if (list.size() == 1 || limits.nodes <= 0) {
+    // One ply: the best static score after each turn.
+    int best_score = -kWin - 1;
+    for (int i : order) {
+      Position child = pos;
+      child.ApplyTurn(list[i]);
+      ++ctx.nodes;
+      const int v = Leaf(child, ctx.root, 1);
+      if (v > best_score) {
+        best_score = v;
+        best = i;
+      }
+    }
+    result.depth = 1;
+    result.score = best_score;
+  } else {
+    for (int depth = 1; depth <= limits.depth; ++depth) {
+      // The last iteration's best first, so a cut-short iteration can only improve on it.
+      std::stable_partition(order.begin(), order.end(), [&](int i) { return i == best; });
+      int alpha = -kWin - 1, iteration_best = order[0], iteration_score = -kWin - 1;
+      for (int i : order) {
+        Position child = pos;
+        child.ApplyTurn(list[i]);
+        const int v = AlphaBeta(child, depth - 1, alpha, kWin + 1, 1, 0, ctx);
+        if (ctx.stopped) break;
+        if (v > iteration_score) {
+          iteration_score = v;
+          iteration_best = i;
+          alpha = v;
+        }
+      }
+      if (ctx.stopped) {
+        // Keep what the cut-short iteration proved better than the last one's choice.
+        if (iteration_score > result.score && iteration_score > -kWin - 1) best = iteration_best;
+        break;
+      }
+      best = iteration_best;
+      result.depth = depth;
+      result.score = iteration_score;
+      if (iteration_score >= kWin - depth) break;  // a forced win found
+    }
+  }
+  result.nodes = ctx.nodes;
+  result.stopped = ctx.stopped && limits.stop != nullptr && limits.stop->load();
+  result.move = TurnText(list[best]);
+  result.pv = {result.move};
+  return result;
+}
+
+int CheckersChooseAim(const Position& pos) {
+  return BoardGrid().Index({0, 0});
+}
+
+int CheckersChoosePlacement(const Position& pos) {
+  int best = -1, best_advance = -1;
+  pos.HomeCells(pos.turn).ForEach([&](int c) {
+    if (pos.cells[c]) return;
+    const int a = Advance(pos, pos.turn, c);
+    if (a > best_advance) {
+      best_advance = a;
+      best = c;
+    }
+  });
+  return best;
+}
+
+int CheckersChoosePenalty(const Position& pos) {
+  return pos.ServicePenaltyMan(pos.turn);
+}
+
+}  // namespace arena::bots
