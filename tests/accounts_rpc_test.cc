@@ -443,6 +443,9 @@ constexpr const char* kArenaRpcs[] = {"SignUp",
                                       "GetTable",
                                       "SupplyKey",
                                       "GetClue",
+                                      "JoinTable",
+                                      "AnswerInvitation",
+                                      "GetAccountRecord",
                                       "CreateLeague",
                                       "StartLeague",
                                       "PauseLeague",
@@ -705,6 +708,27 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          return CallAs(stub, &Stub::GetClue, as, v1::ClueRequest(), &resp);
        },
        {IA, IA, IA, IA, IA, IA, IA, IA, IA}},
+      // People at tables: a guest or an account takes a seat (no game named: IA once the
+      // caller is known); only the invitee answers an invitation (none numbered 0: NF); a
+      // record is anyone's signed in (their own here).
+      {"JoinTable",
+       [&](const As& as) {
+         v1::ArenaJoinTableResponse resp;
+         return CallAs(stub, &Stub::JoinTable, as, v1::ArenaJoinTableRequest(), &resp);
+       },
+       {UA, UA, IA, IA, IA, IA, UA, UA, UA}},
+      {"AnswerInvitation",
+       [&](const As& as) {
+         v1::AnswerInvitationResponse resp;
+         return CallAs(stub, &Stub::AnswerInvitation, as, v1::AnswerInvitationRequest(), &resp);
+       },
+       {UA, UA, PD, NF, NF, NF, UA, UA, UA}},
+      {"GetAccountRecord",
+       [&](const As& as) {
+         v1::AccountRecord resp;
+         return CallAs(stub, &Stub::GetAccountRecord, as, v1::AccountRecordRequest(), &resp);
+       },
+       {UA, UA, OK, OK, OK, OK, UA, UA, UA}},
       {"CreateLeague",
        [&](const As& as) {
          v1::League resp;

@@ -74,10 +74,11 @@ class GameStateHarness {
     Attach(ctx, c);
     return stub_->CreateTable(&ctx, req, resp);
   }
+  // Joins as arena does for a person (only arena may join a seat on game-state).
   grpc::Status Join(const std::string& game, int seat, std::string* cred,
                     const std::string& seed = "") {
     grpc::ClientContext ctx;
-    Attach(ctx, {});
+    Attach(ctx, {"", "", "arena"});
     v1::JoinTableRequest req;
     req.set_game_id(game);
     req.set_seat(seat);

@@ -17,6 +17,7 @@
 #include "pqxx/pqxx"
 #include "services/arena/ratings/glicko2.h"
 #include "tests/support/arena_client.h"
+#include "tests/support/deployment.h"
 #include "tests/support/server_process.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -26,112 +27,6 @@ namespace {
 
 using Stub = v1::ArenaService::Stub;
 using ::testing::HasSubstr;
-
-constexpr char kPlatformKey[] = "plat-SECRET-e2e-41c7d9";
-constexpr char kOwnKey[] = "own-SECRET-e2e-93b1f0";
-
-std::string WriteFile(const std::string& text) {
-  std::string path = MakeTempDir("e2e-file") + "/f";
-  std::ofstream(path) << text << "\n";
-  return path;
-}
-
-// Every process of a deployment, each restartable on its own port.
-class Deployment {
- public:
-  Deployment() {
-    if (!db_.ok()) return;
-    std::string dir = MakeTempDir("mock-abacus");
-    mock_port_file_ = dir + "/port";
-    mock_ = std::make_unique<Subprocess>(std::vector<std::string>{
-        ARENA_MOCK_ABACUS_BIN, "--port=0", "--port_file=" + mock_port_file_,
-        std::string("--keys=") + kPlatformKey + ":1000000000," + kOwnKey + ":1000000000",
-        "--slow_ms=200"});
-    mock_port_ = WaitForPortFile(mock_port_file_, absl::Seconds(30));
-    if (mock_port_ <= 0) return;
-    Start("game-state");
-    Start("bot");
-    Start("gateway");
-    Start("arena");
-  }
-
-  bool ok() const {
-    if (!db_.ok() || mock_port_ <= 0) return false;
-    for (const auto& [name, p] : servers_) {
-      if (!p || !p->ok()) return false;
-    }
-    return servers_.size() == 4;
-  }
-
-  std::vector<std::string> FlagsOf(const std::string& name) {
-    auto port = [&](const std::string& n) {
-      return ports_.count(n) ? "--port=" + std::to_string(ports_[n]) : std::string("--port=0");
-    };
-    if (name == "game-state") {
-      return {port(name), "--database_url=" + db_.url(), "--keepalive_ms=200",
-              "--restart_grace_ms=300", "--log_level=warning"};
-    }
-    if (name == "bot") return {port(name), "--log_level=warning"};
-    if (name == "gateway") {
-      return {port(name),
-              "--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port_) + "/v1",
-              "--abacus_api_key_file=" + WriteFile(kPlatformKey),
-              "--retry_base_ms=20",
-              "--retry_max_ms=200",
-              "--log_level=warning"};
-    }
-    std::vector<std::string> f = ArenaFlags(db_.url());
-    f.push_back(port(name));
-    f.push_back("--game_state_addr=" + Address("game-state"));
-    f.push_back("--bot_addr=" + Address("bot"));
-    f.push_back("--gateway_addr=" + Address("gateway"));
-    f.push_back("--league_tick_ms=100");
-    f.push_back("--bot_time_cap_ms=300");
-    return f;
-  }
-
-  void Start(const std::string& name) {
-    static const std::map<std::string, std::string> kBinary = {{"game-state", ARENA_GAME_STATE_BIN},
-                                                               {"bot", ARENA_BOT_BIN},
-                                                               {"gateway", ARENA_GATEWAY_BIN},
-                                                               {"arena", ARENA_ARENA_BIN}};
-    auto p = std::make_unique<ServerProcess>(kBinary.at(name), FlagsOf(name));
-    if (p->ok()) ports_[name] = p->port();
-    servers_[name] = std::move(p);
-  }
-
-  // SIGKILL, then the same binary on the same port.
-  void KillAndRestart(const std::string& name) {
-    logs_ += servers_[name]->process().Stderr();
-    servers_[name]->process().Signal(SIGKILL);
-    servers_[name]->process().Wait(absl::Seconds(10));
-    Start(name);
-  }
-
-  std::string Address(const std::string& name) {
-    return "127.0.0.1:" + std::to_string(ports_[name]);
-  }
-  std::unique_ptr<Stub> Arena() { return v1::ArenaService::NewStub(servers_["arena"]->channel()); }
-  std::unique_ptr<v1::GameStateService::Stub> GameState() {
-    return v1::GameStateService::NewStub(servers_["game-state"]->channel());
-  }
-  std::string AllLogs() {
-    std::string all = logs_ + mock_->Stderr();
-    for (auto& [n, p] : servers_) all += p->process().Stderr();
-    return all;
-  }
-  const TestDatabase& db() const { return db_; }
-  ServerProcess& server(const std::string& name) { return *servers_[name]; }
-
- private:
-  TestDatabase db_;
-  std::string mock_port_file_;
-  std::unique_ptr<Subprocess> mock_;
-  int mock_port_ = 0;
-  std::map<std::string, std::unique_ptr<ServerProcess>> servers_;
-  std::map<std::string, int> ports_;
-  std::string logs_;  // of processes that were killed
-};
 
 std::string AdminToken(Stub& stub) {
   v1::SignInRequest in;
@@ -496,14 +391,13 @@ TEST(LeagueE2eTest, OwnKeySeatPausesAfterAGatewayRestartUntilTheKeyReturns) {
 
   auto gs = d.GameState();
   std::string cred;
-  {
-    grpc::ClientContext ctx;
-    common::SetDeadline(ctx, absl::Seconds(20));
-    v1::JoinTableRequest join;
+  {  // The guest sits down through arena (game-state joins seats for arena only).
+    v1::ArenaJoinTableRequest join;
     join.set_game_id(table.game_id());
     join.set_seat(0);
-    v1::JoinTableResponse joined;
-    ASSERT_TRUE(gs->JoinTable(&ctx, join, &joined).ok());
+    v1::ArenaJoinTableResponse joined;
+    grpc::Status js = CallAs(*stub, &Stub::JoinTable, As{guest.token()}, join, &joined);
+    ASSERT_TRUE(js.ok()) << js.error_message();
     cred = joined.seat_credential();
   }
   v1::ClueRequest wrong;

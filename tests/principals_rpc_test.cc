@@ -313,7 +313,8 @@ TEST(PrincipalsRpcTest, EveryGameStateRpcAgainstEveryPrincipal) {
          return stub.CreateTable(&ctx, req, &resp);
        },
        {UA, UA, PD, OK, UA, UA, UA, UA, UA}},
-      // A guest seat is first come, first served; the caller's credentials do not matter.
+      // Only arena joins seats (people sit down through ArenaService.JoinTable, which checks
+      // blocks, invitations and guests); whatever else a caller holds is not enough.
       {"JoinTable (an open guest seat)",
        [&] { return p.Waiting(); },
        [&](grpc::ClientContext& ctx, const GameFixture& f) {
@@ -323,7 +324,7 @@ TEST(PrincipalsRpcTest, EveryGameStateRpcAgainstEveryPrincipal) {
          v1::JoinTableResponse resp;
          return stub.JoinTable(&ctx, req, &resp);
        },
-       {OK, UA, OK, OK, OK, OK, OK, OK, OK}},
+       {PD, UA, PD, OK, PD, PD, PD, PD, PD}},
       {"JoinTable (a seat for an account)",
        [&] { return p.ByArena(account); },
        [&](grpc::ClientContext& ctx, const GameFixture& f) {

@@ -166,8 +166,15 @@ TEST(SecurityGameStateTest, SeatsForAccountsAndAiSeatsAreArenasOnly) {
   // The bot seat comes with no credential; the account's seat is joined through arena only.
   ASSERT_EQ(resp.seat_credentials_size(), 2);
   EXPECT_TRUE(resp.seat_credentials(1).empty());
-  std::string cred;
-  EXPECT_EQ(h.Join(resp.game_id(), 0, &cred).error_code(), Code::PERMISSION_DENIED);
+  {  // Only arena joins seats: a person calling game-state directly is refused.
+    grpc::ClientContext ctx;
+    GameStateHarness::Attach(ctx, {});
+    v1::JoinTableRequest join;
+    join.set_game_id(resp.game_id());
+    join.set_seat(0);
+    v1::JoinTableResponse joined;
+    EXPECT_EQ(h.stub().JoinTable(&ctx, join, &joined).error_code(), Code::PERMISSION_DENIED);
+  }
   v1::GameView v;
   ASSERT_TRUE(h.Get(resp.game_id(), &v).ok());
   EXPECT_EQ(v.status(), v1::GAME_STATUS_WAITING);

@@ -402,6 +402,10 @@ absl::StatusOr<int64_t> Accounts::Invite(const Principal& who, const std::string
     if (!t.exec_params(kIsBlocked, target->account_id, who.account_id).empty()) {
       return absl::PermissionDeniedError(absl::StrCat(name, " does not accept your invitations"));
     }
+    if (!t.exec_params(kIsBlocked, who.account_id, target->account_id).empty()) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("you blocked ", name, "; unblock them to invite them"));
+    }
     id = t.exec_params1(kInsertInvitation, who.account_id, target->account_id, note)[0]
              .as<int64_t>();
     return absl::OkStatus();

@@ -68,7 +68,9 @@ ArenaServiceImpl::ArenaServiceImpl(accounts::Accounts& accounts, ledger::Ledger&
       signins_per_address_(quotas.signins_per_address),
       failed_signins_per_name_(quotas.failed_signins_per_name),
       tables_per_caller_(quotas.tables_per_caller),
-      clues_per_seat_(quotas.clues_per_seat) {}
+      clues_per_seat_(quotas.clues_per_seat) {
+  if (play_.pool != nullptr) seating_ = std::make_unique<Seating>(*play_.pool, play_.clients);
+}
 
 ArenaServiceImpl::Reactor* ArenaServiceImpl::Run(Ctx* ctx, const google::protobuf::Message& req,
                                                  WorkQueue& queue,
@@ -263,6 +265,15 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::Invite(Ctx* ctx, const v1::InviteRe
   return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
+    if (!req->game_id().empty()) {  // an invitation that reserves a seat
+      if (seating_ == nullptr) return absl::UnavailableError("arena runs without a database");
+      auto invitee = accounts_.FindByName(req->name());
+      if (!invitee.ok()) return invitee.status();
+      auto sent = seating_->InviteToSeat(*p, *invitee, *req);
+      if (!sent.ok()) return sent.status();
+      *resp = *std::move(sent);
+      return absl::OkStatus();
+    }
     auto id = accounts_.Invite(*p, req->name(), req->note());
     if (!id.ok()) return id.status();
     resp->set_invitation_id(*id);
@@ -276,15 +287,10 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::ListInvitations(Ctx* ctx,
   return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
     auto p = Member(*ctx);
     if (!p.ok()) return p.status();
-    auto list = accounts_.Invitations(*p, req->limit());
+    if (seating_ == nullptr) return absl::UnavailableError("arena runs without a database");
+    auto list = seating_->List(*p, *req);
     if (!list.ok()) return list.status();
-    for (const auto& i : *list) {
-      auto* out = resp->add_invitations();
-      out->set_invitation_id(i.id);
-      out->set_from_name(i.from_name);
-      out->set_note(i.note);
-      SetTime(i.at, out->mutable_at());
-    }
+    for (v1::Invitation& i : *list) *resp->add_invitations() = std::move(i);
     return absl::OkStatus();
   });
 }

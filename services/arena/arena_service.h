@@ -20,6 +20,7 @@
 #include "services/arena/ledger.h"
 #include "services/arena/model_catalogue.h"
 #include "services/arena/seat_driver.h"
+#include "services/arena/seating.h"
 #include "services/common/rate_limit.h"
 #include "services/common/service_auth.h"
 
@@ -95,6 +96,12 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   Reactor* GetTable(Ctx*, const v1::TableRef*, v1::ArenaTable*) override;
   Reactor* SupplyKey(Ctx*, const v1::SupplyKeyRequest*, v1::SupplyKeyResponse*) override;
   Reactor* GetClue(Ctx*, const v1::ClueRequest*, v1::ClueResponse*) override;
+
+  // People at tables: seats, invitations that seat, the account record (people_rpcs.cc).
+  Reactor* JoinTable(Ctx*, const v1::ArenaJoinTableRequest*, v1::ArenaJoinTableResponse*) override;
+  Reactor* AnswerInvitation(Ctx*, const v1::AnswerInvitationRequest*,
+                            v1::AnswerInvitationResponse*) override;
+  Reactor* GetAccountRecord(Ctx*, const v1::AccountRecordRequest*, v1::AccountRecord*) override;
   Reactor* CreateLeague(Ctx*, const v1::CreateLeagueRequest*, v1::League*) override;
   Reactor* StartLeague(Ctx*, const v1::LeagueRef*, v1::League*) override;
   Reactor* PauseLeague(Ctx*, const v1::LeagueRef*, v1::League*) override;
@@ -140,6 +147,7 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   ledger::Ledger& ledger_;
   common::ServiceAuthenticator services_;
   PlayDeps play_;
+  std::unique_ptr<Seating> seating_;  // null without a database (play_.pool)
   WorkQueue password_queue_;
   WorkQueue queue_;
   Quotas quotas_;

@@ -65,8 +65,13 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
   if (in.rated() || !in.league_id().empty()) {
     return absl::InvalidArgumentError("rated and league tables are made by leagues");
   }
+  // Ranked clocks (untimed first move, 20 s abort, 60 s disconnect loss) belong to ranked
+  // tables, which arena itself makes; nobody asks for them at a table of their own.
+  if (in.clock().ranked()) {
+    return absl::PermissionDeniedError("ranked clocks are set by arena, for ranked tables only");
+  }
   if (req.seats_size() == 0) return absl::InvalidArgumentError("a table needs seats");
-  bool has_ai = false, has_model = false;
+  bool has_model = false;
   for (const v1::ArenaSeat& seat : req.seats()) {
     const v1::SeatSpec& s = seat.spec();
     if (s.kind() == v1::SEAT_KIND_UNSPECIFIED) {
@@ -84,11 +89,10 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
       return absl::InvalidArgumentError("own_api_key belongs only to a model seat paid by it");
     }
     if (s.kind() == v1::SEAT_KIND_BOT) {
-      has_ai = true;
       if (absl::Status st = CheckBotSeat(s, engine_game, req.seats_size()); !st.ok()) return st;
     }
     if (s.kind() == v1::SEAT_KIND_MODEL) {
-      has_ai = has_model = true;
+      has_model = true;
       if (caller->is_guest()) {
         return absl::PermissionDeniedError("seating a model needs an account; sign up");
       }
@@ -127,6 +131,13 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
       d.spec.set_account_id(caller->account_id);
       d.owner_account = caller->account_id;
     }
+    bool own_seat = !d.ai() && !d.spec.account_id().empty();
+    if (own_seat) {  // the creator's own seat, joined below
+      d.owner_account = caller->account_id;
+      d.filled = true;
+      d.holder_name = caller->name;
+      if (d.spec.display_name().empty()) d.spec.set_display_name(caller->name);
+    }
     d.participant = ParticipantName(d.spec);
     if (d.spec.display_name().empty()) d.spec.set_display_name(d.participant);
     *create.add_seats() = GameStateSeat(d.spec);
@@ -152,6 +163,8 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
       v1::JoinTableRequest join;
       join.set_game_id(created.game_id());
       join.set_seat(i);
+      join.set_account_id(s.account_id());
+      join.set_display_name(s.display_name());
       v1::JoinTableResponse joined;
       grpc::Status js = play_.clients->game_state().JoinTable(&c, join, &joined);
       if (!js.ok()) return common::FromGrpc(js);
@@ -161,8 +174,8 @@ absl::Status ArenaServiceImpl::CreateTableWork(const Ctx& ctx,
     }
     resp->add_seat_credentials(credential);
   }
-  if (!has_ai) return absl::OkStatus();  // people only: nothing for arena to drive
-
+  // Every table is recorded and followed, people-only ones too: arena seats people at it
+  // (JoinTable, invitations) and records its end on their accounts.
   // Own keys go straight to the gateway's vault; arena keeps only the opaque handle.
   for (DrivenSeat& d : seats) {
     if (d.spec.kind() != v1::SEAT_KIND_MODEL || d.spec.funding() != v1::FUNDING_OWN_KEY) continue;
@@ -216,6 +229,7 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetTable(Ctx* ctx, const v1::TableR
     auto t = play_.driver->Describe(req->game_id());
     if (!t.ok()) return t.status();
     *resp = *std::move(t);
+    if (absl::Status s = seating_->DescribeSeats(req->game_id(), resp); !s.ok()) return s;
     // A private table shows its owner, policy and costs to its owner and admins only.
     auto table = play_.driver->Load(req->game_id());
     if (!table.ok()) return table.status();

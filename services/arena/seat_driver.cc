@@ -13,6 +13,7 @@
 #include "engine/core/game.h"
 #include "nlohmann/json.hpp"
 #include "services/arena/adjudication.h"
+#include "services/arena/people_record.h"
 #include "services/common/text_check.h"
 
 namespace arena::service {
@@ -213,10 +214,11 @@ void SeatDriver::Record(pqxx::transaction_base& txn, const DrivenTable& t) {
   for (const DrivenSeat& s : t.seats) {
     txn.exec_params(
         "INSERT INTO table_seats (game_id, seat, kind, participant, spec_json, owner_account, "
-        "key_handle, key_state) VALUES ($1, $2, $3, $4, $5, NULLIF($6, ''), $7, $8) "
+        "key_handle, key_state, filled, holder_name) "
+        "VALUES ($1, $2, $3, $4, $5, NULLIF($6, ''), $7, $8, $9, $10) "
         "ON CONFLICT (game_id, seat) DO NOTHING",
         t.game_id, s.seat, KindWord(s.spec.kind()), s.participant, common::ProtoToJson(s.spec),
-        s.owner_account, s.key_handle, s.key_state);
+        s.owner_account, s.key_handle, s.key_state, s.filled, s.holder_name);
   }
 }
 
@@ -238,7 +240,7 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
     t.active = r[0][6].as<bool>();
     pqxx::result seats = txn.exec_params(
         "SELECT seat, participant, spec_json, coalesce(owner_account, ''), key_handle, "
-        "key_state FROM table_seats WHERE game_id = $1 ORDER BY seat",
+        "key_state, filled, holder_name FROM table_seats WHERE game_id = $1 ORDER BY seat",
         game_id);
     for (const auto& row : seats) {
       DrivenSeat d;
@@ -248,6 +250,8 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
       d.owner_account = row[3].as<std::string>();
       d.key_handle = row[4].as<std::string>();
       d.key_state = row[5].as<std::string>();
+      d.filled = row[6].as<bool>();
+      d.holder_name = row[7].as<std::string>();
       t.seats.push_back(std::move(d));
     }
     return absl::OkStatus();
@@ -968,9 +972,16 @@ void SeatDriver::Finish(Follow& f, const v1::GameView& view) {
     }
   }
   nlohmann::json result = nlohmann::json::parse(common::ProtoToJson(outcome), nullptr, false);
+  // The seats as bound now: people joined after the driver loaded the table.
+  absl::StatusOr<DrivenTable> seated = Load(game_id);
   std::vector<int64_t> open_holds;
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     open_holds.clear();
+    if (seated.ok()) {
+      if (absl::Status p = RecordPeopleGame(txn, *seated, view.status(), outcome); !p.ok()) {
+        return p;
+      }
+    }
     txn.exec_params(
         "UPDATE driven_tables SET state = $2, result_json = $3, finished_at = now() "
         "WHERE game_id = $1 AND state = 'active'",

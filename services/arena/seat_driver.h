@@ -66,6 +66,8 @@ struct DrivenSeat {
   std::string owner_account;
   std::string key_handle;          // own-key model seats
   std::string key_state = "none";  // "none", "registered", "needed"
+  bool filled = false;             // a person's seat arena joined (services/arena/seating.h)
+  std::string holder_name;         // who sits there, as the table shows them
   bool ai() const { return spec.kind() == v1::SEAT_KIND_BOT || spec.kind() == v1::SEAT_KIND_MODEL; }
 };
 

@@ -28,6 +28,16 @@ void GameStateCore::StartGame(Game& g, std::vector<StoredEvent>& events,
         {"u", u}};
   }
   e.seat = g.leader;
+  // The draw decides only where the clockwise circuit starts. A game that takes the leader as
+  // its `first` key is told so, and every seat keeps its colour and edge (the creator's first
+  // seat stays blue); other games make the leader their first seat.
+  if (TakesFirstKey(*g.engine_game)) {
+    g.variant.Set("first", std::to_string(g.leader));
+    g.rotation = 0;
+    e.payload["first"] = g.leader;
+  } else {
+    g.rotation = g.leader;
+  }
   auto state = g.engine_game->NewInitialState(g.variant);
   g.state = *std::move(state);  // validated at creation
   g.status = v1::GAME_STATUS_ACTIVE;

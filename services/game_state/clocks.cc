@@ -14,6 +14,7 @@ void GameStateCore::AfterChange(Game& g, std::vector<StoredEvent>& events) {
     for (int i = 0; i < g.n(); ++i) o.add_ranks(0);
     g.service_outcome = o;
   }
+  NoteEliminations(g, events);
   if (g.status == v1::GAME_STATUS_ACTIVE && (g.state->IsTerminal() || g.service_outcome)) {
     g.status = v1::GAME_STATUS_FINISHED;
     StoredEvent e = NewEvent(g, "ended", -1);
@@ -32,6 +33,24 @@ void GameStateCore::AfterChange(Game& g, std::vector<StoredEvent>& events) {
     g.turn_started = now;
     if (mover >= 0 && g.PerMoveClock())
       g.seats[mover].remaining_ms = g.settings.clock().per_move_ms();
+  }
+}
+
+void GameStateCore::NoteEliminations(Game& g, std::vector<StoredEvent>& events) {
+  // Only games of three or more go on after someone is out; with two the game ends instead.
+  if (!g.state || g.n() <= 2 || g.status != v1::GAME_STATUS_ACTIVE) return;
+  g.out.resize(g.n(), false);
+  const engine::BoardView board = g.state->Board(0);
+  const std::vector<engine::SeatInfo> looks = g.state->Seats();
+  for (int engine_seat : board.frozen_seats) {
+    const int seat = g.TableSeat(engine_seat);
+    if (seat < 0 || seat >= g.n() || g.out[seat]) continue;
+    g.out[seat] = true;
+    StoredEvent e = NewEvent(g, "eliminated", seat);
+    e.payload = {{"engine_seat", engine_seat},
+                 {"colour", engine_seat < static_cast<int>(looks.size()) ? looks[engine_seat].name
+                                                                         : std::string()}};
+    events.push_back(std::move(e));
   }
 }
 
@@ -105,6 +124,9 @@ void GameStateCore::OnClockTimer(const std::string& game_id, uint64_t generation
     StoredEvent e = NewEvent(g, "timeout", seat);
     e.payload = {{"clocks", ClockReadings(g)}};
     events.push_back(std::move(e));
+    if (ApplyPendingVariant(g, events)) {
+      changes.push_back(SetSettingsRow{g.id, g.variant.ToString(), ToJson(g.settings)});
+    }
     (void)ApplyAndResolve(g, events);
     g.turn_seat = -1;  // the timed-out turn is over even if the same seat moves again
     AfterChange(g, events);
@@ -134,9 +156,12 @@ void GameStateCore::OnPresenceTimer(const std::string& game_id, uint64_t generat
   StoredEvent e = NewEvent(g, "disconnect", seat);
   e.payload = {{"reason", "disconnected while to move"}, {"clocks", ClockReadings(g)}};
   events.push_back(std::move(e));
+  std::vector<RowChange> changes;
+  if (ApplyPendingVariant(g, events)) {
+    changes.push_back(SetSettingsRow{g.id, g.variant.ToString(), ToJson(g.settings)});
+  }
   (void)ApplyAndResolve(g, events);
   AfterChange(g, events);
-  std::vector<RowChange> changes;
   if (g.status == v1::GAME_STATUS_FINISHED) {
     changes.push_back(SetStatusRow{g.id, "finished", true});
   }

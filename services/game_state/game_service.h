@@ -126,6 +126,12 @@ class GameStateCore {
   void StartGame(Game& g, std::vector<StoredEvent>& events, std::optional<int> fixed_leader);
   absl::Status ApplyAndResolve(Game& g, std::vector<StoredEvent>& events);
   void AfterChange(Game& g, std::vector<StoredEvent>& events);
+  // A seat the engine put out of the game (its army frozen) is out from now on: one
+  // "eliminated" event (seat, colour) every watcher sees, and its view no longer in_game.
+  void NoteEliminations(Game& g, std::vector<StoredEvent>& events);
+  // At a turn's end: a pending board or darts change takes effect (a "settings" event every
+  // watcher sees, with the new variant). True when it did: the caller writes the settings row.
+  bool ApplyPendingVariant(Game& g, std::vector<StoredEvent>& events);
   void ArmTimers(const std::shared_ptr<Game>& g);
   void OnClockTimer(const std::string& game_id, uint64_t generation);
   void OnPresenceTimer(const std::string& game_id, uint64_t generation);

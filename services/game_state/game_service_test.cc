@@ -74,8 +74,11 @@ absl::StatusOr<Table> OpenTable(GameStateCore& core, const std::string& game,
     v1::JoinTableRequest join;
     join.set_game_id(t.game_id);
     join.set_seat(i);
-    auto joined = Wait<v1::JoinTableResponse>(
-        [&](Done<v1::JoinTableResponse> done) { core.JoinTable(Caller{}, join, std::move(done)); });
+    auto joined = Wait<v1::JoinTableResponse>([&](Done<v1::JoinTableResponse> done) {
+      core.JoinTable(
+          Caller{.arena = true, .other_service = {}, .seat_credential = {}, .host_credential = {}},
+          join, std::move(done));
+    });
     if (!joined.ok()) return joined.status();
     t.seat_credentials.push_back(joined->seat_credential());
   }
@@ -246,7 +249,11 @@ TEST(GameStateCoreTest, AFixedLeaderHoldsWhenTheLastSeatIsJoinedLaterEvenAfterAR
         join.set_game_id(created->game_id());
         join.set_seat(seat);
         ASSERT_TRUE(Wait<v1::JoinTableResponse>([&](Done<v1::JoinTableResponse> done) {
-                      first.core->JoinTable(Caller{}, join, std::move(done));
+                      first.core->JoinTable(Caller{.arena = true,
+                                                   .other_service = {},
+                                                   .seat_credential = {},
+                                                   .host_credential = {}},
+                                            join, std::move(done));
                     }).ok());
       }
       tables.emplace_back(created->game_id(), i % 3);
@@ -260,7 +267,11 @@ TEST(GameStateCoreTest, AFixedLeaderHoldsWhenTheLastSeatIsJoinedLaterEvenAfterAR
     join.set_game_id(id);
     join.set_seat(2);
     ASSERT_TRUE(Wait<v1::JoinTableResponse>([&](Done<v1::JoinTableResponse> done) {
-                  second.core->JoinTable(Caller{}, join, std::move(done));
+                  second.core->JoinTable(Caller{.arena = true,
+                                                .other_service = {},
+                                                .seat_credential = {},
+                                                .host_credential = {}},
+                                         join, std::move(done));
                 }).ok());
     const v1::GameView v = View(*second.core, id);
     EXPECT_EQ(v.status(), v1::GAME_STATUS_ACTIVE);

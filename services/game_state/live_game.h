@@ -144,6 +144,12 @@ inline engine::ActionFacts FactsOf(const engine::State& state, const std::string
   return *std::move(facts);
 }
 
+// Whether the game's variant names the seat that leads (its `first` key).
+inline bool TakesFirstKey(const engine::Game& game) {
+  const std::vector<std::string> keys = game.VariantKeys();
+  return std::find(keys.begin(), keys.end(), "first") != keys.end();
+}
+
 // --- In-memory game ------------------------------------------------------------------------
 
 struct SeatState {
@@ -201,6 +207,8 @@ struct GameStateCore::Game {
   std::string engine_id;
   const engine::Game* engine_game = nullptr;
   engine::Variant variant;
+  // A host's board or darts change under way, applied when the turn passes.
+  std::optional<engine::Variant> pending_variant;
   std::string host_hash;
   bool is_public = true;
   bool protected_game = false;
@@ -226,6 +234,11 @@ struct GameStateCore::Game {
   std::string commitment;
   std::vector<SeatState> seats;
   int leader = -1;
+  // Table seats out of the game (their army frozen): each was told in an "eliminated" event.
+  std::vector<bool> out;
+  bool Out(int table_seat) const {
+    return table_seat >= 0 && table_seat < static_cast<int>(out.size()) && out[table_seat];
+  }
   // CreateTable.fixed_leader, kept until the last seat is filled (in the "created" event).
   std::optional<int> fixed_leader;
   std::unique_ptr<engine::State> state;
@@ -253,8 +266,12 @@ struct GameStateCore::Game {
   std::map<uint64_t, Watcher> watchers;
 
   int n() const { return static_cast<int>(seats.size()); }
-  int EngineSeat(int table_seat) const { return (table_seat - leader + n()) % n(); }
-  int TableSeat(int engine_seat) const { return (leader + engine_seat) % n(); }
+  // Table seat i is engine seat (i - rotation) mod n. Games with a `first` key keep every seat
+  // its colour and edge (rotation 0: the leader is told to the engine); others make the leader
+  // the engine's first seat (rotation = leader).
+  int rotation = 0;
+  int EngineSeat(int table_seat) const { return (table_seat - rotation + n()) % n(); }
+  int TableSeat(int engine_seat) const { return (rotation + engine_seat) % n(); }
   int Mover() const {
     if (!state || status != v1::GAME_STATUS_ACTIVE) return engine::kTerminalSeat;
     int e = state->ToMove();

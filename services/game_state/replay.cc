@@ -1,5 +1,6 @@
 // A game rebuilt from its event log: every event replayed through the engine.
 #include "services/game_state/live_game.h"
+#include "services/game_state/variant_change.h"
 
 namespace arena::game_state {
 
@@ -48,6 +49,12 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
     } else if (e.type == "leader") {
       g->leader = p["leader"].get<int>();
       g->draw_counter = std::max<uint64_t>(g->draw_counter, p.value("counter", -1) + 1);
+      if (p.contains("first")) {  // told to the engine; every seat kept its colour
+        g->variant.Set("first", std::to_string(g->leader));
+        g->rotation = 0;
+      } else {  // the leader became the engine's first seat (and every game before issue 17)
+        g->rotation = g->leader;
+      }
       auto state = g->engine_game->NewInitialState(g->variant);
       if (!state.ok()) return state.status();
       g->state = *std::move(state);
@@ -87,9 +94,27 @@ absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
       g->seats[e.seat].turns++;
     } else if (e.type == "disconnect") {
       s = g->state->ApplySeatEvent(g->EngineSeat(e.seat), SeatEvent::kResign);
+    } else if (e.type == "eliminated") {
+      g->out.resize(g->seats.size(), false);
+      if (e.seat >= 0 && e.seat < static_cast<int>(g->out.size())) g->out[e.seat] = true;
     } else if (e.type == "settings") {
       v1::TableSettings settings;
       if (FromJson(p["settings"].dump(), &settings)) g->settings = settings;
+      if (p.contains("pending_variant")) {  // a board change under way: applied later
+        auto v = engine::Variant::Parse(p["pending_variant"].get<std::string>());
+        if (v.ok()) g->pending_variant = *v;
+      }
+      if (p.contains("applied_variant") && g->state) {  // the turn passed: it took effect
+        auto v = engine::Variant::Parse(p["applied_variant"].get<std::string>());
+        if (!v.ok()) return absl::DataLossError("stored variant does not parse");
+        auto st = ChangeVariantMidGame(*g->engine_game, *g->state, g->variant, *v);
+        if (!st.ok()) {
+          return absl::DataLossError(
+              absl::StrCat("replay of event ", e.seq, " failed: ", st.status().message()));
+        }
+        g->state = *std::move(st);
+        g->pending_variant.reset();
+      }
       if (p.contains("variant")) {
         auto v = engine::Variant::Parse(p["variant"].get<std::string>());
         if (v.ok()) g->variant = *v;

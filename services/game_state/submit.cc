@@ -160,11 +160,15 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   int64_t seq = e.seq;
   events.push_back(std::move(e));
   g.actions[number] = ActionRecord{seat, kind, text, seq};
+  std::vector<RowChange> changes;
+  // The turn is over: a host's board or darts change takes effect before the next one starts.
+  if (g.turn_seat == -1 && ApplyPendingVariant(g, events)) {
+    changes.push_back(SetSettingsRow{g.id, g.variant.ToString(), ToJson(g.settings)});
+  }
   if (absl::Status s = ApplyAndResolve(g, events); !s.ok()) {
     LogError("chance resolution failed", {{"game_id", g.id}, {"error", std::string(s.message())}});
   }
   AfterChange(g, events);
-  std::vector<RowChange> changes;
   if (g.status == v1::GAME_STATUS_FINISHED) changes.push_back(SetStatusRow{g.id, "finished", true});
   ArmTimers(gp);
   v1::SubmitActionResponse resp;

@@ -1,5 +1,6 @@
 // Tables and seats: who may act or watch, creating and joining tables, host controls, voiding.
 #include "services/game_state/live_game.h"
+#include "services/game_state/variant_change.h"
 
 namespace arena::game_state {
 
@@ -66,14 +67,14 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   if (in.move_cap() < 0 || in.move_cap() > kMaxMoveCap) {
     return done(absl::InvalidArgumentError(absl::StrCat("move_cap is 0..", kMaxMoveCap)));
   }
-  bool privileged = req.has_fixed_leader() || in.rated() || !in.league_id().empty();
+  bool privileged = req.has_fixed_leader() || in.rated() || !in.league_id().empty() || c.ranked();
   if (privileged && !caller.arena) {
-    return done(
-        caller.other_service.empty()
-            ? absl::UnauthenticatedError(
-                  "a fixed leader, rated or league table needs the arena service credential")
-            : absl::PermissionDeniedError(
-                  "only arena may create fixed-leader, rated or league tables"));
+    return done(caller.other_service.empty()
+                    ? absl::UnauthenticatedError(
+                          "a fixed leader, rated, ranked or league table needs the arena "
+                          "service credential")
+                    : absl::PermissionDeniedError(
+                          "only arena may create fixed-leader, rated, ranked or league tables"));
   }
   if (req.has_fixed_leader() && (req.fixed_leader() < 0 || req.fixed_leader() >= n)) {
     return done(absl::InvalidArgumentError("fixed_leader is not a seat of this table"));
@@ -224,6 +225,13 @@ void GameStateCore::FinishKeyedCreate(const std::pair<std::string, std::string>&
 
 void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& req,
                               Done<v1::JoinTableResponse> done) {
+  // Every seat is taken through arena, which checks blocks, invitations and guests and binds
+  // the seat to the person: nobody else may join one here, whatever credential they hold.
+  if (!caller.arena) {
+    return done(absl::PermissionDeniedError(
+        "seats are taken through arena (ArenaService.JoinTable), which checks blocks, "
+        "invitations and guests; game-state joins seats for arena only"));
+  }
   std::shared_ptr<Game> gp = Find(req.game_id());
   if (!gp) return done(absl::NotFoundError("no such game"));
   Game& g = *gp;
@@ -238,15 +246,15 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
     return done(absl::InvalidArgumentError("display_name too long"));
   SeatState& seat = g.seats[req.seat()];
   if (seat.filled) return done(absl::FailedPreconditionError("seat already taken"));
-  if (!seat.spec.account_id().empty() && !caller.arena) {
-    return done(absl::PermissionDeniedError(
-        "this seat is for one account; its holder takes it through arena"));
-  }
   std::string credential = CredentialHasher::NewCredential();
   seat.filled = true;
   seat.credential_hash = hasher_.Hash(credential);
   seat.seed = req.seat_seed();
   if (!req.display_name().empty()) seat.spec.set_display_name(req.display_name());
+  if (!req.account_id().empty()) {  // arena seats an account: the seat is that person's
+    seat.spec.set_kind(v1::SEAT_KIND_HUMAN);
+    seat.spec.set_account_id(req.account_id());
+  }
   std::vector<RowChange> changes;
   changes.push_back(
       UpsertSeatRow{g.id, StoredSeat{req.seat(), v1::SeatKind_Name(seat.spec.kind()),
@@ -291,21 +299,32 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
   v1::TableSettings next = g.settings;
   engine::Variant variant = g.variant;
   bool restart_state = false;
+  std::optional<engine::Variant> pending;
   if (in.has_variant()) {
     engine::Variant v;
     for (const auto& [k, val] : in.variant().options()) v.Set(k, val);
+    // The leader the draw told the engine stays; under way, keys the host leaves out keep
+    // their values (only board and darts may change then).
+    const bool under_way = g.state && g.next_action > 0;
+    for (const auto& [k, val] : g.variant.options()) {
+      if (!v.Has(k) && (k == "first" || under_way)) v.Set(k, val);
+    }
     if (absl::Status s = v.CheckKeys(g.engine_game->VariantKeys()); !s.ok()) return done(s);
     auto st = g.engine_game->NewInitialState(v);
     if (!st.ok()) return done(absl::InvalidArgumentError(st.status().message()));
     if ((*st)->NumSeats() != g.n())
       return done(absl::InvalidArgumentError("a variant cannot change the number of seats"));
     if (g.state && g.next_action > 0) {
-      return done(
-          absl::FailedPreconditionError("board and darts can change only before the first action"));
+      // Under way: the change waits for the next turn (ApplyPendingVariant); it is tried on
+      // the position now, so a change the game cannot take is refused here.
+      auto st = ChangeVariantMidGame(*g.engine_game, *g.state, g.variant, v);
+      if (!st.ok()) return done(st.status());
+      pending = v;
+    } else {
+      variant = v;
+      *next.mutable_variant() = in.variant();
+      restart_state = g.state != nullptr;
     }
-    variant = v;
-    *next.mutable_variant() = in.variant();
-    restart_state = g.state != nullptr;
   }
   if (in.has_clock()) {
     const auto& c = in.clock();
@@ -322,9 +341,14 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
     *next.mutable_clock() = c;
   }
   if (in.level() != v1::TABLE_LEVEL_UNSPECIFIED) next.set_level(in.level());
-  if (req.has_clues()) next.set_clues(req.clues());
+  // Clues are the whole table's from creation: one player with them would be another game.
+  if (req.has_clues() && req.clues() != g.settings.clues()) {
+    return done(absl::FailedPreconditionError(
+        "clues are decided for the whole table when the game is made"));
+  }
   g.settings = next;
   g.variant = variant;
+  if (pending) g.pending_variant = *pending;
   if (restart_state) g.state = *g.engine_game->NewInitialState(variant);
   if (in.has_clock() && g.status != v1::GAME_STATUS_ACTIVE) {
     for (SeatState& s : g.seats) {
@@ -339,6 +363,7 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
                {"variant", variant.ToString()},
                {"restart_state", restart_state},
                {"clocks", ClockReadings(g)}};
+  if (pending) e.payload["pending_variant"] = pending->ToString();
   events.push_back(std::move(e));
   if (restart_state) (void)ApplyAndResolve(g, events);
   std::vector<RowChange> changes;
@@ -349,6 +374,31 @@ void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSetting
     if (!s.ok()) return done(s);
     done(view);
   });
+}
+
+bool GameStateCore::ApplyPendingVariant(Game& g, std::vector<StoredEvent>& events) {
+  if (!g.pending_variant || !g.state || g.status != v1::GAME_STATUS_ACTIVE) return false;
+  engine::Variant to = *std::move(g.pending_variant);
+  g.pending_variant.reset();
+  auto next = ChangeVariantMidGame(*g.engine_game, *g.state, g.variant, to);
+  if (!next.ok()) {  // checked when the host asked; the position since cannot refuse it
+    LogError("board change not applied",
+             {{"game_id", g.id}, {"error", std::string(next.status().message())}});
+    return false;
+  }
+  g.state = *std::move(next);
+  g.variant = to;
+  v1::VariantOptions options;
+  for (const auto& [k, v] : to.options()) (*options.mutable_options())[k] = v;
+  *g.settings.mutable_variant() = options;
+  StoredEvent e = NewEvent(g, "settings", -1);
+  e.payload = {{"settings", nlohmann::json::parse(ToJson(g.settings))},
+               {"variant", to.ToString()},
+               {"applied_variant", to.ToString()},
+               {"restart_state", false},
+               {"clocks", ClockReadings(g)}};
+  events.push_back(std::move(e));
+  return true;
 }
 
 void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest& req,

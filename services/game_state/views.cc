@@ -35,7 +35,7 @@ v1::GameView GameStateCore::View(const Game& g, bool with_legal, const std::stri
     sv->set_seat(i);
     *sv->mutable_spec() = s.spec;
     sv->set_filled(s.filled);
-    sv->set_in_game(s.filled && g.status == v1::GAME_STATUS_ACTIVE);
+    sv->set_in_game(s.filled && g.status == v1::GAME_STATUS_ACTIVE && !g.Out(i));
     int64_t remaining = s.remaining_ms;
     if (i == g.turn_seat && g.status == v1::GAME_STATUS_ACTIVE &&
         (g.FischerClock() || g.PerMoveClock()) && !(g.Ranked() && s.turns == 0) &&

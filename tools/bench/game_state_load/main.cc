@@ -38,7 +38,10 @@
 #include "clients/game_state_client.h"
 #include "common/grpc_util.h"
 #include "engine/core/game.h"
+#include "services/common/service_auth.h"
 
+ABSL_FLAG(std::string, secrets_dir, ".arena/secrets",
+          "where arena.secret is: seats are joined as arena joins them for people");
 ABSL_FLAG(std::string, address, "127.0.0.1:7101", "arena-game-state address");
 ABSL_FLAG(std::string, database_url, "", "the same PostgreSQL, for pgbench (empty: skip)");
 ABSL_FLAG(std::string, game, "", "engine id of the game played (empty: the engine's first game)");
@@ -54,6 +57,19 @@ ABSL_FLAG(std::string, pgbench, "/usr/lib/postgresql/15/bin/pgbench", "pgbench b
 static std::string BenchGameId() {
   const std::string flag = absl::GetFlag(FLAGS_game);
   return flag.empty() ? std::string(arena::engine::AllGames().front()->Id()) : flag;
+}
+
+// The arena service's credential: game-state joins seats for arena only.
+static const arena::common::ServiceIdentity& ArenaIdentity() {
+  static const arena::common::ServiceIdentity* id = [] {
+    auto loaded = arena::common::ServiceIdentity::Load(absl::GetFlag(FLAGS_secrets_dir), "arena");
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(loaded.status().message()).c_str());
+      std::exit(2);
+    }
+    return new arena::common::ServiceIdentity(*std::move(loaded));
+  }();
+  return *id;
 }
 
 namespace {
@@ -105,6 +121,7 @@ void PlayGames(std::shared_ptr<grpc::Channel> channel, absl::Time end, uint32_t 
       v1::JoinTableResponse jr;
       grpc::ClientContext jctx;
       common::SetDeadline(jctx, absl::Seconds(30));
+      ArenaIdentity().Attach(jctx);  // only arena joins seats
       if (!Call(stub->JoinTable(&jctx, j, &jr), stats)) return;
       creds[i] = jr.seat_credential();
     }

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <random>
 #include <vector>
@@ -20,7 +21,10 @@
 #include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "google/protobuf/util/time_util.h"
+#include "services/common/service_auth.h"
 
+ABSL_FLAG(std::string, secrets_dir, ".arena/secrets",
+          "where arena.secret is: seats are joined as arena joins them for people");
 ABSL_FLAG(std::string, address, "127.0.0.1:7101", "arena-game-state address");
 ABSL_FLAG(std::string, game, "", "engine id of the game played (empty: the engine's first game)");
 ABSL_FLAG(int, watchers, 2000, "concurrent WatchGame streams");
@@ -32,6 +36,19 @@ ABSL_FLAG(int, interval_ms, 100, "pause between moves");
 static std::string BenchGameId() {
   const std::string flag = absl::GetFlag(FLAGS_game);
   return flag.empty() ? std::string(arena::engine::AllGames().front()->Id()) : flag;
+}
+
+// The arena service's credential: game-state joins seats for arena only.
+static const arena::common::ServiceIdentity& ArenaIdentity() {
+  static const arena::common::ServiceIdentity* id = [] {
+    auto loaded = arena::common::ServiceIdentity::Load(absl::GetFlag(FLAGS_secrets_dir), "arena");
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(loaded.status().message()).c_str());
+      std::exit(2);
+    }
+    return new arena::common::ServiceIdentity(*std::move(loaded));
+  }();
+  return *id;
 }
 
 namespace {
@@ -134,6 +151,7 @@ int main(int argc, char** argv) {
     v1::JoinTableResponse jr;
     grpc::ClientContext jctx;
     common::SetDeadline(jctx, absl::Seconds(10));
+    ArenaIdentity().Attach(jctx);  // only arena joins seats
     if (!stub.JoinTable(&jctx, j, &jr).ok()) return 2;
     creds[i] = jr.seat_credential();
   }
