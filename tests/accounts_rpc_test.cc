@@ -876,6 +876,12 @@ TEST_F(ArenaRpcTest, ArenactlPlayerAndAdminCommands) {
   for (const char* s : {"grant", "freeze", "unfreeze", "adjust", "allowance", "fraud check"}) {
     EXPECT_THAT(audit, HasSubstr(s));
   }
+  // Issue 20: names and credits, never account ids or micro-credits.
+  EXPECT_THAT(audit, HasSubstr("amount=12.500000 credits"));
+  EXPECT_THAT(audit, HasSubstr("daily=5.000000 credits"));
+  EXPECT_THAT(audit, HasSubstr(kAdminName));
+  EXPECT_THAT(audit, ::testing::Not(HasSubstr("u_")));
+  EXPECT_THAT(audit, ::testing::Not(HasSubstr("12500000")));
   EXPECT_THAT(RunCtl({"audit", addr, dana_tok}, 1), HasSubstr("PERMISSION_DENIED"));
   EXPECT_THAT(RunCtl({"balance", addr}, 1), HasSubstr("UNAUTHENTICATED"));
   RunCtl({"nonsense", addr}, 2);

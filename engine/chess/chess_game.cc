@@ -399,13 +399,15 @@ BoardView ChessState::Board(int perspective) const {
 }
 
 std::string ChessState::ExportRecord(const RecordInfo& info) const {
-  if (!info.result || outcome_.finished()) return ToPgn(info.tags, info.clocks);
   PgnGame game;
   game.tags = info.tags;
   game.start_fen = start_.Fen();
   game.moves = moves_;
   game.clocks = info.clocks;
-  game.result = *info.result;
+  game.comments = info.comments;
+  game.result = info.result && !outcome_.finished() ? *info.result
+                : outcome_.finished()               ? outcome_.ResultText()
+                                                    : "*";
   return ExportPgn(game);
 }
 

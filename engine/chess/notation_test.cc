@@ -165,6 +165,30 @@ TEST(PgnTest, ExportAndImportRoundTrip) {
   EXPECT_EQ(ExportPgn(*back), text);
 }
 
+// A model's reasoning is a comment after its move, beside the clock reading; a '}' in it cannot
+// end the comment early, and the moves and clocks still read back.
+TEST(PgnTest, CommentsFollowTheirMoves) {
+  Position pos = Position::StartPosition();
+  PgnGame game;
+  for (const char* san : {"e4", "e5"}) {
+    auto m = ParseSan(pos, san);
+    ASSERT_TRUE(m.ok());
+    game.moves.push_back(*m);
+    Position::Undo undo;
+    pos.DoMove(*m, undo);
+  }
+  game.clocks = {std::nullopt, 59};
+  game.comments = {"", "It keeps {the} centre\nbalanced."};
+  const std::string text = ExportPgn(game);
+  EXPECT_NE(text.find("1. e4 e5 { [%clk 0:00:59] It keeps {the) centre balanced. } *"),
+            std::string::npos)
+      << text;
+  auto back = ImportPgn(text);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->moves, game.moves);
+  EXPECT_EQ(back->clocks, game.clocks);
+}
+
 // Whole random games (castling, ep, promotions, long move lists) survive export and import.
 TEST(PgnTest, RandomGamesRoundTrip) {
   std::mt19937_64 rng(11);

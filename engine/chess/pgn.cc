@@ -4,6 +4,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
 #include "engine/core/game.h"
@@ -105,9 +107,17 @@ std::string ExportPgn(const PgnGame& game) {
       add(absl::StrCat(pos.fullmove(), "..."));
     }
     add(MoveToSan(pos, m));
-    if (i < game.clocks.size() && game.clocks[i].has_value()) {
+    const bool clock = i < game.clocks.size() && game.clocks[i].has_value();
+    const bool comment = i < game.comments.size() && !game.comments[i].empty();
+    if (clock || comment) {
       add("{");
-      add(absl::StrCat("[%clk ", FormatClock(*game.clocks[i]), "]"));
+      if (clock) add(absl::StrCat("[%clk ", FormatClock(*game.clocks[i]), "]"));
+      if (comment) {
+        for (absl::string_view word :
+             absl::StrSplit(game.comments[i], absl::ByAnyChar(" \n\t\r"), absl::SkipEmpty())) {
+          add(absl::StrReplaceAll(word, {{"}", ")"}}));
+        }
+      }
       add("}");
     }
     Position::Undo undo;

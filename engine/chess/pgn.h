@@ -28,12 +28,15 @@ struct PgnGame {
   std::vector<Move> moves;
   // Remaining clock of the side that moved, in whole seconds, per move (nullopt: no reading).
   std::vector<std::optional<int64_t>> clocks;
+  // A comment per move (empty: none), written after its clock reading in the same braces.
+  std::vector<std::string> comments;
   std::string result = "*";  // "1-0", "0-1", "1/2-1/2" or "*"
 
   const std::string* Tag(std::string_view name) const;
 };
 
-// `clocks` may be shorter than `moves`; missing and nullopt readings write no comment.
+// `clocks` and `comments` may be shorter than `moves`; missing and nullopt readings and empty
+// comments write nothing. A '}' in a comment is written as ')' (PGN comments cannot hold it).
 std::string ExportPgn(const PgnGame& game);
 
 // "h:mm:ss" for a clock reading in seconds (negative readings print as 0:00:00).

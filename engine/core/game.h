@@ -89,12 +89,14 @@ struct ChanceOutcome {
 };
 
 // What a record export is given besides the moves: header tags, the mover's remaining seconds
-// after each move (nullopt without a clock), and the result when the service, not the engine,
-// ended the game (a move cap), in the record's own notation.
+// after each move (nullopt without a clock), a comment per move (a model's stated reasoning;
+// empty for none), and the result when the service, not the engine, ended the game (a move
+// cap), in the record's own notation.
 struct RecordInfo {
   std::vector<std::pair<std::string, std::string>> tags;
   std::vector<std::optional<int64_t>> clocks;
   std::optional<std::string> result;
+  std::vector<std::string> comments;
 };
 
 struct RenderOptions {

@@ -113,12 +113,17 @@ constexpr char kBalanceByName[] =
 constexpr char kLockOne[] =
     "SELECT 1 FROM arena.ledger_accounts WHERE ledger_account_id = $1 FOR UPDATE";
 
+// A user's side by the account's name (the ledger names it by account id), a system account
+// by its ledger name.
 constexpr char kHistory[] =
-    "SELECT t.transfer_id, da.name, ca.name, t.amount, t.kind, t.memo, coalesce(t.hold_id, 0), "
+    "SELECT t.transfer_id, coalesce(du.name, da.name), coalesce(cu.name, ca.name), t.amount, "
+    "  t.kind, t.memo, coalesce(t.hold_id, 0), "
     "  (extract(epoch FROM t.created_at) * 1000000)::bigint "
     "FROM arena.transfers t "
     "JOIN arena.ledger_accounts da ON da.ledger_account_id = t.debit_id "
     "JOIN arena.ledger_accounts ca ON ca.ledger_account_id = t.credit_id "
+    "LEFT JOIN arena.accounts du ON du.account_id = da.name "
+    "LEFT JOIN arena.accounts cu ON cu.account_id = ca.name "
     "WHERE t.debit_id = $1 OR t.credit_id = $1 ORDER BY t.transfer_id DESC LIMIT $2";
 
 constexpr char kGetHold[] =
@@ -141,10 +146,14 @@ constexpr char kInsertAudit[] =
     "INSERT INTO arena.audit_log (actor_id, action, target_id, reason, detail_json) "
     "VALUES ($1, $2, $3, $4, $5)";
 
+// Actor and target by name (the id only where no account has it): the log is read by people.
 constexpr char kReadAudit[] =
-    "SELECT actor_id, action, target_id, reason, detail_json, "
-    "  (extract(epoch FROM at) * 1000000)::bigint FROM arena.audit_log "
-    "WHERE $1 = '' OR target_id = $1 ORDER BY audit_id DESC LIMIT $2";
+    "SELECT coalesce(actor.name, l.actor_id), l.action, coalesce(target.name, l.target_id), "
+    "  l.reason, l.detail_json, (extract(epoch FROM l.at) * 1000000)::bigint "
+    "FROM arena.audit_log l "
+    "LEFT JOIN arena.accounts actor ON actor.account_id = l.actor_id "
+    "LEFT JOIN arena.accounts target ON target.account_id = l.target_id "
+    "WHERE $1 = '' OR l.target_id = $1 ORDER BY l.audit_id DESC LIMIT $2";
 
 constexpr char kOverdueDebitAccounts[] =
     "SELECT DISTINCT debit_id FROM arena.holds WHERE state = 'open' AND expires_at <= now() "

@@ -53,6 +53,7 @@ struct AuditEntry {
   std::string detail_json = "{}";
 };
 
+// As read back: actor and target are account names (ids only where no account has them).
 struct AuditRecord {
   std::string actor, action, target, reason, detail_json;
   absl::Time at;

@@ -532,8 +532,15 @@ absl::Status ArenaServiceImpl::ExportGameWork(const Ctx& ctx, const v1::ExportGa
     out["events"].push_back(std::move(ej));
   }
   out["model_turns"] = nlohmann::json::array();
+  std::string league_name;
   absl::Status s = play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     out["model_turns"] = nlohmann::json::array();
+    if (table->league_id) {
+      for (const auto& row :
+           txn.exec_params("SELECT name FROM leagues WHERE league_id = $1", *table->league_id)) {
+        league_name = row[0].as<std::string>();
+      }
+    }
     for (const auto& row :
          txn.exec_params("SELECT turn_seq, action_number, seat, participant, outcome, action_text, "
                          "reasoning, cost, tokens, latency_ms, attempts_json, state FROM ai_turns "
@@ -557,7 +564,18 @@ absl::Status ArenaServiceImpl::ExportGameWork(const Ctx& ctx, const v1::ExportGa
   });
   if (!s.ok()) return s;
   resp->set_json(out.dump(2));
-  resp->set_pgn(record.pgn());
+  // The PGN's Event is the league's name (game-state knows only its id), or says it was a table.
+  std::string pgn = record.pgn();
+  constexpr std::string_view kEvent = "[Event \"Chestonia Arena\"]";
+  if (size_t at = pgn.find(kEvent); at != std::string::npos) {
+    std::string event = league_name.empty() ? absl::StrCat("Chestonia Arena table ", req.game_id())
+                                            : absl::StrCat("Chestonia Arena league ", league_name);
+    for (char& c : event) {
+      if (c == '"' || c == '\\') c = '\'';
+    }
+    pgn.replace(at, kEvent.size(), absl::StrCat("[Event \"", event, "\"]"));
+  }
+  resp->set_pgn(pgn);
   return absl::OkStatus();
 }
 

@@ -157,8 +157,10 @@ absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
       "bytes "
       "from the aim; other chance nodes = inverse CDF over ChanceOutcomes()");
   if (g.state) {
-    // Chess: PGN with the mover's clock after each move, from the action events' readings.
+    // Chess: PGN with the mover's clock after each move, from the action events' readings,
+    // and the reasoning a model gave with it as the move's comment.
     std::vector<std::optional<int64_t>> clocks;
+    std::vector<std::string> comments;
     bool timed = g.FischerClock() || g.PerMoveClock();
     for (const auto& ev : rec.events()) {
       if (ev.type() != "action" || ev.action().empty()) continue;
@@ -170,14 +172,26 @@ absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
       } else {
         clocks.push_back(std::nullopt);
       }
+      comments.push_back(ev.annotation());
     }
     std::vector<std::pair<std::string, std::string>> tags = {
         {"Event", "Chestonia Arena"}, {"Site", "arena-game-state"}, {"Round", g.id}};
+    if (rec.events_size() > 0) {
+      const absl::Time created = absl::FromUnixSeconds(rec.events(0).at().seconds());
+      tags.push_back({"Date", absl::FormatTime("%Y.%m.%d", created, absl::UTCTimeZone())});
+      tags.push_back({"UTCDate", absl::FormatTime("%Y.%m.%d", created, absl::UTCTimeZone())});
+      tags.push_back({"UTCTime", absl::FormatTime("%H:%M:%S", created, absl::UTCTimeZone())});
+    }
     if (g.leader >= 0) {
+      // The player and what plays the seat: a person's name, a model's id, a bot's level.
       auto name = [&](int seat) {
         const v1::SeatSpec& spec = g.seats[seat].spec;
+        if (spec.kind() == v1::SEAT_KIND_MODEL) return absl::StrCat("model ", spec.model_id());
+        if (spec.kind() == v1::SEAT_KIND_BOT) {
+          return spec.stockfish_elo() > 0 ? absl::StrCat("Stockfish UCI_Elo ", spec.stockfish_elo())
+                                          : absl::StrCat("arena-bot level ", spec.bot_level());
+        }
         if (!spec.display_name().empty()) return spec.display_name();
-        if (!spec.model_id().empty()) return spec.model_id();
         return absl::StrCat("seat ", seat);
       };
       // One tag per seat, named as the game names its seats ("White", "Black" for chess).
@@ -189,12 +203,34 @@ absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
         tags.push_back({tag, name(g.TableSeat(es))});
       }
     }
+    // PGN's TimeControl: "-" untimed, "initial+increment" in seconds, "1/seconds" per move.
+    const v1::ClockSettings& clock = g.settings.clock();
+    std::string time_control = "-";
+    if (g.FischerClock()) {
+      time_control = absl::StrCat(clock.initial_ms() / 1000, "+", clock.increment_ms() / 1000);
+    } else if (g.PerMoveClock()) {
+      time_control = absl::StrCat("1/", clock.per_move_ms() / 1000);
+    }
+    tags.push_back({"TimeControl", time_control});
+    // PGN's Termination words for how the game ended.
+    const v1::Outcome outcome = OutcomeOf(g);
+    std::string termination = "unterminated";
+    if (g.status == v1::GAME_STATUS_ABORTED || g.status == v1::GAME_STATUS_VOIDED) {
+      termination = "abandoned";
+    } else if (IsTerminalStatus(g.status)) {
+      const std::string& why = outcome.reason();
+      termination = why == "timeout"    ? "time forfeit"
+                    : why == "move-cap" ? "adjudication"
+                                        : "normal";
+    }
+    tags.push_back({"Termination", termination});
     // The service's move cap is a draw (see AfterChange); the engine never ended the game, so
     // its own result would be "*".
     std::optional<std::string> result;
     if (g.service_outcome && g.service_outcome->reason() == "move-cap")
       result = g.service_outcome->result_text();
-    rec.set_pgn(g.state->ExportRecord({std::move(tags), std::move(clocks), result}));
+    rec.set_pgn(
+        g.state->ExportRecord({std::move(tags), std::move(clocks), result, std::move(comments)}));
   }
   return rec;
 }

@@ -49,6 +49,20 @@ ongoing" -- play --moves "e4 e5"
 expect_out play-stalemate 0 "k7/2Q5/1K6/8/8/8/8/8 b - - 1 1
 1/2-1/2 stalemate" -- play --fen "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1" --moves "c1c7"
 
+# Issue 20: actions with spaces (a dart's aim and landing), as words the position groups or
+# separated by ';'; both readings reach the same position.
+DART="chestonia-chess players=2 darts=on dartround=1 turn=b phase=start pieces=bK0,0;wK3,4"
+words="$("$BIN" play --game chestonia-chess --fen "$DART" --moves "aim 0,0 land 7,-7")" ||
+  fail "aim as words: exit $?"
+semis="$("$BIN" play --game chestonia-chess --fen "$DART" --moves "aim 0,0; land 7,-7")" ||
+  fail "aim with ';': exit $?"
+[[ -n "$words" && "$words" == "$semis" ]] || fail "aim readings differ: $words / $semis"
+echo "$words" | grep -q "aim=-" || fail "the aim was not played: $words"
+"$BIN" play --game chestonia-chess --fen "$DART" --moves "aim 99,99" >/dev/null \
+  2>/tmp/arena_cli_err.$$
+[[ "$?" == "1" ]] || fail "bad aim exit"
+grep -q "move 1 'aim'" /tmp/arena_cli_err.$$ || fail "bad aim message: $(cat /tmp/arena_cli_err.$$)"
+
 # A bad move names the move and its index, exit code 1.
 "$BIN" play --moves "e2e4 e7e5 e1e3" >/dev/null 2>/tmp/arena_cli_err.$$
 code=$?

@@ -3,12 +3,18 @@
 //   arena-engine perft  [--game ID] [--variant k=v,...] [--fen TEXT] --depth N [--divide]
 //   arena-engine moves  [--game ID] [--variant ...] [--fen TEXT]
 //   arena-engine play   [--game ID] [--variant ...] [--fen TEXT] --moves "a b c"
+//                       (--moves "e2e4; aim 0,0; ..." when actions contain spaces)
 //   arena-engine render [--game ID] [--variant ...] [--fen TEXT] [--moves ...] [--coords]
 //                       [--perspective N]
 //   arena-engine games
 //
 // --fen (alias --position) is any text Game::Parse accepts: a serialized state or the game's
 // own position notation. Errors go to stderr; exit code 2 for usage, 1 for bad input.
+//
+// --moves lists actions in the engine's text. With a ';' in it, ';' separates the actions and
+// each may contain spaces ("aim 0,0; place Q 1,2"); otherwise words are separated by spaces,
+// and a word the position refuses on its own is joined with the next ones (up to
+// kMaxWordsPerAction) until the position takes them: "e2e4 aim 0,0" is two actions.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -26,11 +33,14 @@ namespace {
 
 constexpr int kUsageError = 2;
 constexpr int kInputError = 1;
+// The most words one action's text has ("place Q 1,2" has three).
+constexpr size_t kMaxWordsPerAction = 4;
 
 constexpr char kUsage[] =
     "usage: arena-engine <perft|moves|play|render|games> [--game ID] [--variant k=v,...]\n"
     "                    [--fen TEXT | --position TEXT] [--depth N] [--divide]\n"
-    "                    [--moves \"a b c\"] [--coords] [--perspective N]\n";
+    "                    [--moves \"a b c\" | --moves \"a; aim 0,0; c\"] [--coords]\n"
+    "                    [--perspective N]\n";
 
 struct Options {
   std::string command;
@@ -113,6 +123,44 @@ std::string StatusLine(const State& state) {
   return outcome.ResultText() + " " + outcome.reason;
 }
 
+// Applies --moves to `state` (see the top of this file); on a refused action reports it with
+// its number and returns kInputError.
+int ApplyMoves(const std::string& moves, State& state) {
+  int index = 0;
+  auto refused = [&](const std::string& action, const absl::Status& s) {
+    return InputError("move " + std::to_string(index) + " '" + action +
+                      "': " + std::string(s.message()));
+  };
+  if (moves.find(';') != std::string::npos) {
+    for (absl::string_view part : absl::StrSplit(moves, ';', absl::SkipWhitespace())) {
+      ++index;
+      const std::string action(absl::StripAsciiWhitespace(part));
+      if (absl::Status s = state.Apply(action); !s.ok()) return refused(action, s);
+    }
+    return 0;
+  }
+  std::vector<std::string> words = absl::StrSplit(moves, ' ', absl::SkipEmpty());
+  for (size_t i = 0; i < words.size();) {
+    ++index;
+    absl::Status first;
+    size_t taken = 0;
+    std::string action;
+    // A refused Apply changes nothing, so each longer reading is tried on the same state.
+    for (size_t n = 1; n <= kMaxWordsPerAction && i + n <= words.size(); ++n) {
+      action = absl::StrJoin(words.begin() + i, words.begin() + i + n, " ");
+      absl::Status s = state.Apply(action);
+      if (s.ok()) {
+        taken = n;
+        break;
+      }
+      if (n == 1) first = s;
+    }
+    if (taken == 0) return refused(words[i], first);
+    i += taken;
+  }
+  return 0;
+}
+
 int Run(int argc, char** argv) {
   Options opts;
   if (int code = ParseArgs(argc, argv, opts)) return code;
@@ -139,15 +187,7 @@ int Run(int argc, char** argv) {
   auto state = opts.has_fen ? game->Parse(opts.fen, *variant) : game->NewInitialState(*variant);
   if (!state.ok()) return InputError(std::string(state.status().message()));
 
-  int index = 0;
-  for (absl::string_view move : absl::StrSplit(opts.moves, ' ', absl::SkipEmpty())) {
-    ++index;
-    absl::Status s = (*state)->Apply(ToStd(move));
-    if (!s.ok()) {
-      return InputError("move " + std::to_string(index) + " '" + std::string(move) +
-                        "': " + std::string(s.message()));
-    }
-  }
+  if (int code = ApplyMoves(opts.moves, **state)) return code;
 
   State& st = **state;
   if (opts.command == "perft") {

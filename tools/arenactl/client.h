@@ -16,6 +16,7 @@
 #include "grpcpp/grpcpp.h"
 
 ABSL_DECLARE_FLAG(std::string, arena_addr);
+ABSL_DECLARE_FLAG(std::string, game_state_addr);
 ABSL_DECLARE_FLAG(int, timeout_ms);
 ABSL_DECLARE_FLAG(std::string, token);
 ABSL_DECLARE_FLAG(std::string, token_file);
@@ -62,8 +63,31 @@ class ArenaClient {
   std::unique_ptr<Stub> stub_;
 };
 
-// The bearer token: --token, else the contents of --token_file, else empty.
+// The bearer token: --token, else the contents of the token file (TokenFilePath()), else
+// empty.
 std::string Token();
+
+// "~/x" -> "$HOME/x"; anything else unchanged.
+std::string ExpandHome(const std::string& path);
+
+// Where arenactl keeps what it remembers between commands: $XDG_CONFIG_HOME/arenactl, else
+// $HOME/.config/arenactl; "" when neither variable is set.
+std::string ConfigDir();
+
+// The token file: --token_file (or ARENA_TOKEN_FILE), "~/" expanded; else ConfigDir()/token.
+std::string TokenFilePath();
+
+// Whether `path` can be written (its directory is created, mode 0700, when missing): checked
+// before the server is asked for a secret that would otherwise be lost. On false, *why says why.
+bool CheckWritable(const std::string& path, std::string* why);
+
+// Writes `text` and a line break to `path` with mode 0600, atomically (a temporary file, then
+// rename). False (and *why) when it cannot.
+bool WriteSecretFile(const std::string& path, const std::string& text, std::string* why);
+
+// The file where `table create` or `play` keeps the credential of `seat` at `game_id`:
+// ConfigDir()/seats/GAME_ID.SEAT.
+std::string SeatCredentialPath(const std::string& game_id, int seat);
 
 // Micro-credits as credits with six decimals: 12500000 -> "12.500000".
 std::string Credits(int64_t micro);

@@ -1,8 +1,7 @@
 // `arenactl demo`: opens a table of bots through arena, as any guest could, at a pace spectators
 // can follow (AiPolicy.min_bot_turn_ms), so a fresh deployment has a game anyone can watch
 // (`arenactl watch GAME`); arena plays the seats, the demo follows the game's stream and prints
-// each action until the game ends or it has seen max_actions. It holds no service secret. `arenactl
-// watch`: follows a game's live stream and redraws the board.
+// each action until the game ends or it has seen max_actions. It holds no service secret.
 #pragma once
 
 #include <string>
@@ -26,16 +25,4 @@ struct DemoOptions {
 };
 
 int RunDemo(const DemoOptions& options);
-struct WatchOptions {
-  bool once = false;         // draw the current position and exit
-  bool coordinates = false;  // label the board's rows with their first and last cells
-  int seat = -1;             // turn the board to this engine seat's edge (-1: the first)
-};
-// One frame of `arenactl watch`: the board from the game's board view, the seats with their
-// names, players and clocks, whose turn it is, the last event and the result. Plain text.
-std::string WatchFrame(const v1::GameView& view, const WatchOptions& options,
-                       const std::string& last);
-int RunWatch(const std::string& game_state_addr, const std::string& game_id,
-             const WatchOptions& options);
-
 }  // namespace arena::arenactl

@@ -21,7 +21,8 @@
 #include "tools/arenactl/text_table.h"
 
 ABSL_FLAG(std::string, name, "", "league create/run: the league's name.");
-ABSL_FLAG(std::string, variant, "", "league create/run: variant options, e.g. players=3,darts=on.");
+ABSL_FLAG(std::string, variant, "",
+          "league create/run, table create: variant options, e.g. players=3,darts=on.");
 ABSL_FLAG(std::string, participants, "",
           "league create/run: comma list of bot:LEVEL, stockfish:ELO (chess) and model:MODEL_ID "
           "participants.");
@@ -31,11 +32,14 @@ ABSL_FLAG(int, concurrency, 0, "league create/run: games at once (0: 2).");
 ABSL_FLAG(int, swiss_rounds, 0, "league create/run: rounds of a Swiss league.");
 ABSL_FLAG(int, max_reschedules, 0, "league create/run: replays of a voided pairing (0: 2).");
 ABSL_FLAG(uint64_t, seed, 0, "league create/run: Swiss pairing seed.");
-ABSL_FLAG(int64_t, per_move_ms, 0, "league create/run: per-move clock in ms (0: none).");
-ABSL_FLAG(int, move_cap, 0,
-          "league create/run: moves before a game ends and is adjudicated (0: the league "
-          "default, 600).");
-ABSL_FLAG(std::string, level, "", "league create/run: table level, beginner or advanced.");
+ABSL_FLAG(int64_t, per_move_ms, 0,
+          "league create/run, table create: per-move clock in ms (0: none).");
+ABSL_FLAG(
+    int, move_cap, 0,
+    "league create/run, table create: moves before a game ends and is adjudicated (0: the league "
+    "default, 600).");
+ABSL_FLAG(std::string, level, "",
+          "league create/run, table create: table level, beginner or advanced.");
 ABSL_FLAG(std::string, illegal_policy, "",
           "league create/run: a model without a legal move: forfeit-turn (default) or lose-game.");
 ABSL_FLAG(std::string, fault_policy, "",

@@ -5,6 +5,7 @@
 // signin store it; without --token_file they print it).
 #include <sodium.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -13,8 +14,10 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -26,15 +29,19 @@
 #include "common/config.h"
 #include "common/grpc_util.h"
 #include "grpc/health/v1/health.grpc.pb.h"
+#include "nlohmann/json.hpp"
 #include "tools/arenactl/client.h"
 #include "tools/arenactl/demo.h"
+#include "tools/arenactl/help.h"
 #include "tools/arenactl/league_commands.h"
 #include "tools/arenactl/match_commands.h"
+#include "tools/arenactl/play.h"
+#include "tools/arenactl/seat_arg.h"
 #include "tools/arenactl/table_commands.h"
 #include "tools/arenactl/text_table.h"
 #include "tools/arenactl/verify.h"
+#include "tools/arenactl/watch.h"
 
-ABSL_FLAG(std::string, game_state_addr, "127.0.0.1:7101", "arena-game-state address.");
 ABSL_FLAG(std::string, bot_addr, "127.0.0.1:7102", "arena-bot address.");
 ABSL_FLAG(std::string, gateway_addr, "127.0.0.1:7103", "arena-llm-gateway address.");
 ABSL_FLAG(std::string, demo_game, "", "demo: the game to play (an engine id; required).");
@@ -46,14 +53,19 @@ ABSL_FLAG(int, demo_max_actions, 400,
           "demo: stop following after this many actions (arena plays the game to its end).");
 ABSL_FLAG(int, demo_stall_ms, 60000, "demo: fail when no action comes for this long.");
 ABSL_FLAG(bool, once, false, "watch: draw the current position once and exit.");
-ABSL_FLAG(bool, coords, false, "watch: label the board's rows with their cells.");
-ABSL_FLAG(int, seat, -1, "watch: turn the board to this seat's edge (engine seat; -1 first).");
+ABSL_FLAG(bool, coords, false, "watch, play: label the board's rows with their cells.");
+ABSL_FLAG(std::string, seat, "",
+          "table create: one seat, repeated for each (me, open, bot:LEVEL, stockfish:ELO, "
+          "model:ID[:donated|:KEY_FILE]); play: the table seat to play; watch: the engine seat "
+          "whose edge is at the bottom.");
 ABSL_FLAG(std::string, password_file, "",
           "File with the password for signup/signin (default: read one line from stdin).");
 ABSL_FLAG(std::string, reason, "", "Why (required by admin commands).");
 ABSL_FLAG(std::string, idempotency_key, "",
           "Idempotency key of a credit operation (default: a fresh random one).");
-ABSL_FLAG(std::string, display_name, "", "Display name of a guest.");
+ABSL_FLAG(std::string, display_name, "",
+          "guest, play: the name shown for you (default: your account's name).");
+ABSL_DECLARE_FLAG(std::string, seat_credential_file);
 
 namespace {
 
@@ -132,26 +144,35 @@ std::string NewKey() {
   return std::string("ctl-") + hex;
 }
 
-int StoreToken(const arena::v1::SessionToken& t) {
-  std::string file = absl::GetFlag(FLAGS_token_file);
-  std::printf("%-20s %-10s %-22s\n", "ACCOUNT", "ROLE", "TOKEN ID");
-  std::printf("%-20s %-10s %-22s\n", t.account_id().c_str(), t.role().c_str(),
-              t.token_id().c_str());
+// Where signup, signin and guest put the token: "" to print it (--token_file=-).
+std::string TokenDestination() {
+  return absl::GetFlag(FLAGS_token_file) == "-" ? "" : arena::arenactl::TokenFilePath();
+}
+
+// Before the server makes a token, so that a token file that cannot be written costs nothing.
+bool TokenDestinationWritable() {
+  const std::string file = TokenDestination();
+  if (file.empty() && absl::GetFlag(FLAGS_token_file) == "-") return true;
+  std::string why;
+  if (arena::arenactl::CheckWritable(file, &why)) return true;
+  std::fprintf(stderr, "arenactl: the token file: %s\n", why.c_str());
+  return false;
+}
+
+int StoreToken(const arena::v1::SessionToken& t, const std::string& name) {
+  const std::string file = TokenDestination();
+  TextTable table({{"NAME"}, {"ROLE"}, {"TOKEN ID"}});
+  table.AddRow({name.empty() ? "(guest)" : name, t.role(), t.token_id()});
+  table.Print();
   if (file.empty()) {
     std::printf("token: %s\n(shown once; keep it safe)\n", t.token().c_str());
     return 0;
   }
-  std::string tmp = file + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << t.token() << "\n";
-    if (!out) {
-      std::fprintf(stderr, "arenactl: cannot write %s\n", tmp.c_str());
-      return 1;
-    }
+  std::string why;
+  if (!arena::arenactl::WriteSecretFile(file, t.token(), &why)) {
+    std::fprintf(stderr, "arenactl: %s\n", why.c_str());
+    return 1;
   }
-  ::chmod(tmp.c_str(), 0600);
-  std::rename(tmp.c_str(), file.c_str());
   std::printf("token stored in %s\n", file.c_str());
   return 0;
 }
@@ -160,6 +181,12 @@ int SignUpOrIn(const Args& a, bool up) {
   if (a.size() != 1)
     return Usage(up ? "signup NAME [--password_file=F] [--token_file=F]"
                     : "signin NAME [--password_file=F] [--token_file=F]");
+  if (!TokenDestinationWritable()) return 2;
+  const std::string password_file = absl::GetFlag(FLAGS_password_file);
+  if (!password_file.empty() && ::access(password_file.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "arenactl: cannot read --password_file %s\n", password_file.c_str());
+    return 2;
+  }
   ArenaClient c;
   arena::v1::SessionToken t;
   bool ok;
@@ -174,23 +201,26 @@ int SignUpOrIn(const Args& a, bool up) {
     req.set_password(Password());
     ok = c.Call(&Stub::SignIn, req, &t, false);
   }
-  return ok ? StoreToken(t) : 1;
+  return ok ? StoreToken(t, a[0]) : 1;
 }
 
-int Guest(const Args&) {
+int Guest(const Args& a) {
+  if (!a.empty()) return Usage("guest [--display_name=NAME] [--token_file=F]");
+  if (!TokenDestinationWritable()) return 2;
   ArenaClient c;
   arena::v1::GuestTokenRequest req;
   req.set_display_name(absl::GetFlag(FLAGS_display_name));
   arena::v1::SessionToken t;
-  return c.Call(&Stub::GuestToken, req, &t, false) ? StoreToken(t) : 1;
+  return c.Call(&Stub::GuestToken, req, &t, false) ? StoreToken(t, req.display_name()) : 1;
 }
 
 int WhoAmI(const Args&) {
   ArenaClient c;
   arena::v1::WhoAmIResponse r;
   if (!c.Call(&Stub::WhoAmI, arena::v1::WhoAmIRequest(), &r)) return 1;
-  std::printf("%-20s %-24s %s\n", "ACCOUNT", "NAME", "ROLE");
-  std::printf("%-20s %-24s %s\n", r.account_id().c_str(), r.name().c_str(), r.role().c_str());
+  TextTable table({{"NAME"}, {"ROLE"}});
+  table.AddRow({r.name().empty() ? "(guest)" : r.name(), r.role()});
+  table.Print();
   return 0;
 }
 
@@ -201,6 +231,12 @@ int Balance(const Args& a) {
   if (!a.empty()) req.set_account_id(a[0]);
   arena::v1::Balance b;
   if (!c.Call(&Stub::GetBalance, req, &b)) return 1;
+  // The account by name: the one asked about, else the caller's.
+  std::string name = a.empty() ? "" : a[0];
+  if (name.empty()) {
+    arena::v1::WhoAmIResponse me;
+    name = c.Try(&Stub::WhoAmI, arena::v1::WhoAmIRequest(), &me).ok() ? me.name() : "you";
+  }
   TextTable table({{"ACCOUNT"},
                    {"AVAILABLE", true},
                    {"HELD", true},
@@ -208,7 +244,7 @@ int Balance(const Args& a) {
                    {"FROZEN"},
                    {"ALLOWANCE/DAY", true},
                    {"USED TODAY", true}});
-  table.AddRow({b.account_id(), Credits(b.available_microcredits()), Credits(b.held_microcredits()),
+  table.AddRow({name, Credits(b.available_microcredits()), Credits(b.held_microcredits()),
                 Credits(b.posted_microcredits()), b.frozen() ? "yes" : "no",
                 Credits(b.daily_allowance_microcredits()),
                 Credits(b.allowance_used_today_microcredits())});
@@ -336,6 +372,34 @@ int Allowance(const Args& a) {
   return 0;
 }
 
+// An audit record's detail as "key=value" words: amounts (micro-credits in the record) in
+// credits, system accounts by their word, the user's side of a transfer by the target's name
+// (an admin's transfer is always between a system account and the target).
+std::string AuditDetail(const std::string& json, const std::string& target) {
+  auto j = nlohmann::json::parse(json, nullptr, false);
+  if (!j.is_object()) return json;
+  std::string out;
+  for (const auto& [key, value] : j.items()) {
+    constexpr std::string_view kMicro = "_microcredits";
+    std::string name = key;
+    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    const bool micro_suffix = name.size() > kMicro.size() &&
+                              name.compare(name.size() - kMicro.size(), kMicro.size(), kMicro) == 0;
+    if (micro_suffix) name = name.substr(0, name.size() - kMicro.size());
+    int64_t micro = 0;
+    if ((micro_suffix || key == "amount") &&
+        (value.is_number_integer() ? (micro = value.get<int64_t>(), true)
+                                   : value.is_string() && absl::SimpleAtoi(text, &micro))) {
+      text = Credits(micro) + " credits";
+    }
+    if ((key == "debit" || key == "credit") && value.is_string()) {
+      text = text.rfind("system:", 0) == 0 ? text.substr(7) : target;
+    }
+    out += (out.empty() ? "" : " ") + name + "=" + text;
+  }
+  return out;
+}
+
 int Audit(const Args& a) {
   if (a.size() > 1) return Usage("audit [ACCOUNT] [--limit=N]");
   ArenaClient c;
@@ -346,8 +410,8 @@ int Audit(const Args& a) {
   if (!c.Call(&Stub::AdminAudit, req, &r)) return 1;
   TextTable table({{"AT (UTC)"}, {"ACTOR"}, {"ACTION"}, {"TARGET"}, {"REASON"}, {"DETAIL"}});
   for (const auto& e : r.records()) {
-    table.AddRow(
-        {FormatTime(e.at()), e.actor(), e.action(), e.target(), e.reason(), e.detail_json()});
+    table.AddRow({FormatTime(e.at()), e.actor(), e.action(), e.target(), e.reason(),
+                  AuditDetail(e.detail_json(), e.target())});
   }
   table.Print();
   return 0;
@@ -414,6 +478,17 @@ int RevokeToken(const Args& a) {
   return 0;
 }
 
+// --seat=N for watch and play (the flag is a text, since table create repeats it).
+bool SeatNumber(const char* command, int* seat) {
+  const std::string text = absl::GetFlag(FLAGS_seat);
+  *seat = -1;
+  if (text.empty()) return true;
+  if (absl::SimpleAtoi(text, seat) && *seat >= 0) return true;
+  std::fprintf(stderr, "arenactl %s: --seat=%s: a seat number (0, 1, ...)\n", command,
+               text.c_str());
+  return false;
+}
+
 using Command = std::function<int(const Args&)>;
 
 const std::map<std::string, Command>& Commands() {
@@ -469,9 +544,19 @@ const std::map<std::string, Command>& Commands() {
          arena::arenactl::WatchOptions o;
          o.once = absl::GetFlag(FLAGS_once);
          o.coordinates = absl::GetFlag(FLAGS_coords);
-         o.seat = absl::GetFlag(FLAGS_seat);
-         return arena::arenactl::RunWatch(absl::GetFlag(FLAGS_game_state_addr),
-                                          a.empty() ? "" : a[0], o);
+         if (!SeatNumber("watch", &o.seat)) return 2;
+         if (a.size() > 1) return Usage("watch GAME_ID [--seat=N] [--coords] [--once]");
+         return arena::arenactl::RunWatch(a.empty() ? "" : a[0], o);
+       }},
+      {"play",
+       [](const Args& a) {
+         arena::arenactl::PlayOptions o;
+         o.coordinates = absl::GetFlag(FLAGS_coords);
+         o.credential_file = absl::GetFlag(FLAGS_seat_credential_file);
+         o.display_name = absl::GetFlag(FLAGS_display_name);
+         if (!SeatNumber("play", &o.seat)) return 2;
+         if (a.size() > 1) return Usage("play GAME_ID [--seat=N] [--coords]");
+         return arena::arenactl::RunPlay(a.empty() ? "" : a[0], o);
        }},
       {"verify",
        [](const Args& a) {
@@ -490,10 +575,17 @@ constexpr char kUsage[] =
     "  verify GAME                     recompute every random draw of a finished game\n"
     "  demo                            arena's bots play a game to watch (--demo_game, "
     "--demo_variant)\n"
-    "  watch GAME [--once] [--coords] [--seat=N]\n"
-    "                                  follow a game live: board, seats, clocks, last move\n"
-    "  signup NAME | signin NAME       password from --password_file or stdin; token to "
-    "--token_file\n"
+    "  table create GAME --seat=me --seat=bot:2 [--variant=K=V,..] [--level=..]\n"
+    "                                  a table of any seats: me, open, bot:LEVEL, "
+    "model:ID[:donated|:KEY_FILE]\n"
+    "  play GAME_ID [--seat=N] [--coords]  play your seat from the terminal\n"
+    "  watch GAME_ID [--once] [--coords] [--seat=N]\n"
+    "                                  follow a game: players, clocks, moves, reasoning, "
+    "result\n"
+    "  signup NAME | signin NAME       password from --password_file or stdin; the token is "
+    "kept\n"
+    "                                  in ~/.config/arenactl/token (--token_file, "
+    "ARENA_TOKEN_FILE)\n"
     "  guest                           a guest token (play without an account)\n"
     "  whoami | create-token [LABEL] | revoke-token ID\n"
     "  balance [ACCOUNT] | history [ACCOUNT]\n"
@@ -512,7 +604,7 @@ constexpr char kUsage[] =
     "Matches and AI seats:\n"
     "  matches [--league=ID] [--participant=P] [--game=GAME] [--state=S]\n"
     "  export GAME [--pgn] | model-stats [MODEL] [--game=G] [--variant=K=V,..] | models\n"
-    "  table GAME\n"
+    "  table GAME_ID\n"
     "  supply-key GAME SEAT --key_file=F      the key is read from F only, never echoed\n"
     "  clue GAME SEAT --seat_credential_file=F\n"
     "Admin commands (need --reason):\n"
@@ -524,16 +616,24 @@ constexpr char kUsage[] =
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Help is ours, before absl's parser (whose --help lists every linked library's flags).
+  if (std::string about; arena::arenactl::WantsHelp(argc, argv, &about)) {
+    return arena::arenactl::PrintHelp(about, kUsage);
+  }
+  arena::arenactl::RememberSeatFlags(arena::arenactl::RepeatedFlagValues(argc, argv, "seat"));
   std::vector<std::string> args = arena::common::InitConfig(argc, argv, kUsage);
   if (sodium_init() < 0) return 1;
   if (args.size() < 2) {
-    std::fprintf(stderr, "usage: arenactl COMMAND (try --help)\n");
+    std::fprintf(stderr, "usage: arenactl COMMAND (arenactl --help lists them)\n");
     return 2;
   }
   const std::string& command = args[1];
   auto it = Commands().find(command);
   if (it == Commands().end()) {
-    std::fprintf(stderr, "arenactl: unknown command '%s'\n", command.c_str());
+    std::string names;
+    for (const auto& [name, c] : Commands()) names += (names.empty() ? "" : ", ") + name;
+    std::fprintf(stderr, "arenactl: unknown command '%s'; the commands are %s\n", command.c_str(),
+                 names.c_str());
     return 2;
   }
   return it->second(Args(args.begin() + 2, args.end()));

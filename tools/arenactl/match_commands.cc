@@ -6,13 +6,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/game.h"
+#include "tools/arenactl/game_check.h"
 #include "tools/arenactl/text_table.h"
 
 ABSL_DECLARE_FLAG(std::string, variant);
 
 ABSL_FLAG(std::string, league, "", "matches: only this league's games.");
 ABSL_FLAG(std::string, participant, "", "matches: only games with this participant (bot:2, ...).");
-ABSL_FLAG(std::string, state, "", "matches: only games in this state (active, finished, ...).");
+ABSL_FLAG(std::string, state, "",
+          "matches: only games in this state: active (or running), finished, voided, aborted.");
 ABSL_FLAG(bool, pgn, false, "export: print the PGN instead of the JSON record.");
 
 namespace arena::arenactl {
@@ -21,12 +23,38 @@ int MatchesCommand(const Args& a) {
   if (!a.empty()) {
     return Usage("matches [--league=ID] [--participant=P] [--game=GAME] [--state=S] [--limit=N]");
   }
+  // A typo is an error that says what exists, not an empty table.
+  std::string state = absl::GetFlag(FLAGS_state);
+  if (state == "running" || state == "playing") state = "active";
+  if (!state.empty() && state != "active" && state != "finished" && state != "voided" &&
+      state != "aborted") {
+    std::fprintf(stderr,
+                 "arenactl: --state=%s: the states are active (or running), finished, voided, "
+                 "aborted\n",
+                 state.c_str());
+    return 2;
+  }
+  const std::string game = absl::GetFlag(FLAGS_game);
+  if (!game.empty() && engine::FindGame(game) == nullptr) {
+    std::fprintf(stderr, "arenactl: --game=%s: unknown game; the games are %s\n", game.c_str(),
+                 GameIds().c_str());
+    return 2;
+  }
+  const std::string participant = absl::GetFlag(FLAGS_participant);
+  if (!participant.empty() && participant.find(':') == std::string::npos &&
+      participant != "guest") {
+    std::fprintf(stderr,
+                 "arenactl: --participant=%s: a participant is bot:LEVEL, stockfish:ELO, "
+                 "model:MODEL_ID, user:NAME or guest\n",
+                 participant.c_str());
+    return 2;
+  }
   ArenaClient client;
   v1::ListMatchesRequest req;
   req.set_league_id(absl::GetFlag(FLAGS_league));
-  req.set_participant(absl::GetFlag(FLAGS_participant));
-  req.set_engine_game(absl::GetFlag(FLAGS_game));
-  req.set_state(absl::GetFlag(FLAGS_state));
+  req.set_participant(participant);
+  req.set_engine_game(game);
+  req.set_state(state);
   req.set_limit(absl::GetFlag(FLAGS_limit));
   v1::ListMatchesResponse r;
   if (!client.Call(&Stub::ListMatches, req, &r)) return 1;
@@ -65,6 +93,14 @@ int ModelStatsCommand(const Args& a) {
   v1::ModelStatsRequest req;
   if (!a.empty()) req.set_model_id(a[0]);
   req.set_engine_game(absl::GetFlag(FLAGS_game));
+  if (!req.engine_game().empty()) {
+    // An unknown game or variant key is a typo, not a game without statistics.
+    auto checked = CheckGame(req.engine_game(), absl::GetFlag(FLAGS_variant));
+    if (!checked.ok()) {
+      std::fprintf(stderr, "arenactl: %s\n", std::string(checked.status().message()).c_str());
+      return 2;
+    }
+  }
   auto variant = engine::Variant::Parse(absl::GetFlag(FLAGS_variant));
   if (!variant.ok()) {
     std::fprintf(stderr, "arenactl: --variant: %s\n",
