@@ -465,6 +465,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
   v1::SessionToken alice = SignUp("alice");
   v1::SessionToken bob = SignUp("bob");
   SignUp("carol");
+  SignUp("dave");  // invited: carol is blocked by then, and a block refuses invitations both ways
   As principals[kPrincipals] = {As{},
                                 As{"arena_0123456789abcdef"},
                                 Guest(),
@@ -551,7 +552,7 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
       {"Invite",
        [&](const As& as) {
          v1::InviteRequest r;
-         r.set_name("carol");
+         r.set_name("dave");
          v1::InviteResponse resp;
          return CallAs(stub, &Stub::Invite, as, r, &resp);
        },

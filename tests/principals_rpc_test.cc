@@ -420,7 +420,8 @@ TEST(PrincipalsRpcTest, EveryGameStateRpcAgainstEveryPrincipal) {
        [&](grpc::ClientContext& ctx, const GameFixture& f) {
          v1::UpdateSettingsRequest req;
          req.set_game_id(f.game);
-         req.set_clues(true);
+         // The level may change mid-game; clues are fixed when the table is made.
+         req.mutable_settings()->set_level(v1::TABLE_LEVEL_ADVANCED);
          v1::GameView resp;
          return stub.UpdateSettings(&ctx, req, &resp);
        },
