@@ -13,6 +13,7 @@
 
 #include <fstream>
 
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
@@ -71,6 +72,8 @@ class PtyProcess {
       if (n <= 0) break;
       output_.append(buf, static_cast<size_t>(n));
     }
+    // The terminal turns each "\n" into "\r\n" (onlcr); read the lines as the program wrote them.
+    output_ = absl::StrReplaceAll(output_, {{"\r\n", "\n"}});
   }
   void Type(const std::string& text) { (void)!write(master_, text.data(), text.size()); }
   const std::string& output() const { return output_; }
@@ -108,6 +111,16 @@ std::string FirstLegal(const std::string& screen) {
     if (!actions.empty()) return std::string(absl::StripAsciiWhitespace(actions[0]));
   }
   return "";
+}
+
+// The id of `table create`'s line "game ID"; "" when there is none (std::regex trips GCC 12's
+// -Wmaybe-uninitialized).
+std::string GameIdOf(const std::string& out) {
+  const std::string line_start = out.rfind("game ", 0) == 0 ? "game " : "\ngame ";
+  const size_t at = out.find(line_start);
+  if (at == std::string::npos) return "";
+  const size_t id_at = at + line_start.size();
+  return out.substr(id_at, out.find_first_of(" \n", id_at) - id_at);
 }
 
 // The move list of a screen (what changes when anyone acts).
@@ -224,12 +237,7 @@ TEST_F(ArenactlE2eTest, APersonPlaysAModelAndABotFromTheTerminalWhileAnotherWatc
                 &out),
             0)
       << out;
-  // The game id is the line "game ID" (std::regex trips GCC 12's -Wmaybe-uninitialized).
-  const std::string line_start = out.rfind("game ", 0) == 0 ? "game " : "\ngame ";
-  const size_t at = out.find(line_start);
-  ASSERT_NE(at, std::string::npos) << out;
-  const size_t id_at = at + line_start.size();
-  const std::string game = out.substr(id_at, out.find_first_of(" \n", id_at) - id_at);
+  const std::string game = GameIdOf(out);
   ASSERT_FALSE(game.empty()) << out;
   EXPECT_THAT(out, HasSubstr("arenactl watch " + game));
   EXPECT_THAT(out, HasSubstr("arenactl play " + game));
@@ -286,7 +294,7 @@ TEST_F(ArenactlE2eTest, APersonPlaysAModelAndABotFromTheTerminalWhileAnotherWatc
   EXPECT_THAT(seen, HasSubstr("tess (person)"));
   EXPECT_THAT(seen, HasSubstr("(model mock-competent)"));
   EXPECT_THAT(seen, HasSubstr("(bot level 1)"));
-  EXPECT_THAT(seen, ::testing::ContainsRegex("  [0-9]+:[0-5][0-9]\r?\n")) << "no clock";
+  EXPECT_THAT(seen, ::testing::ContainsRegex("  [0-9]+:[0-5][0-9]\n")) << "no clock";
   EXPECT_THAT(seen, HasSubstr("reasoning: It develops my position and keeps my king safe."));
   EXPECT_THAT(seen, HasSubstr("attempt"));
   EXPECT_THAT(watch.Screen(), HasSubstr("result:"));
@@ -296,6 +304,45 @@ TEST_F(ArenactlE2eTest, APersonPlaysAModelAndABotFromTheTerminalWhileAnotherWatc
   EXPECT_EQ(out.find('\033'), std::string::npos);
   EXPECT_THAT(out, HasSubstr("result:"));
   EXPECT_THAT(out, HasSubstr("reasoning: "));
+}
+
+// In a game of three, a seat that resigns is out while the other two play on: `play` says so
+// and ends (it used to wait on a seat that could no longer act).
+TEST_F(ArenactlE2eTest, PlayEndsWhenItsSeatIsOutWhileTheOthersPlayOn) {
+  std::string out;
+  ASSERT_EQ(
+      Ctl({"signup", "ruth", "--password_file=" + WriteFile(dir_, "ruth.pw", "ruth-pass-1")}, &out),
+      0)
+      << out;
+  ASSERT_EQ(Ctl({"table", "create", "chestonia-chess", "--variant=players=3", "--seat=me",
+                 "--seat=bot:1", "--seat=bot:1", "--move_cap=30", "--per_move_ms=60000"},
+                &out),
+            0)
+      << out;
+  const std::string game = GameIdOf(out);
+  ASSERT_FALSE(game.empty()) << out;
+  PtyProcess play({ARENACTL_BIN, "play", game}, env_);
+  ASSERT_TRUE(play.ok());
+  const absl::Time deadline = absl::Now() + absl::Minutes(2);
+  bool resigned = false;
+  std::optional<int> code;
+  while (absl::Now() < deadline && !code.has_value()) {
+    pollfd fd = {play.fd(), POLLIN, 0};
+    poll(&fd, 1, 200);
+    play.Drain();
+    code = play.ExitCode();
+    if (!resigned && play.Screen().find("your turn") != std::string::npos) {
+      play.Type("resign\n");
+      resigned = true;
+    }
+  }
+  play.Drain();
+  ASSERT_TRUE(code.has_value()) << "play did not end once its seat was out:\n" << play.Screen();
+  EXPECT_EQ(*code, 0) << play.output();
+  EXPECT_THAT(play.Screen(), HasSubstr("your seat is out of " + game));
+  // The game itself goes on between the two bots.
+  ASSERT_EQ(Ctl({"watch", game, "--once"}, &out), 0) << out;
+  EXPECT_THAT(out, ::testing::AnyOf(HasSubstr("to act: "), HasSubstr("result: ")));
 }
 
 }  // namespace

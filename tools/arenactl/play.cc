@@ -170,6 +170,15 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
     const int to_move = game.view().to_move();
     return seats.count(to_move) != 0 ? to_move : my_first_seat;
   };
+  // In a game of three or more a seat can be put out (checkmated, timed out, resigned) while
+  // the others play on; once every seat this terminal holds is out, there is nothing to play.
+  auto all_my_seats_out = [&] {
+    if (game.view().status() != v1::GAME_STATUS_ACTIVE) return false;
+    for (const v1::SeatView& s : game.view().seats()) {
+      if (seats.count(s.seat()) != 0 && s.in_game()) return false;
+    }
+    return true;
+  };
   auto my_turn = [&] {
     return game.view().status() == v1::GAME_STATUS_ACTIVE &&
            seats.count(game.view().to_move()) != 0;
@@ -224,6 +233,13 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
 
   if (GameOver(game.view())) {
     draw(true);
+    return 0;
+  }
+  const std::string out_note = absl::StrCat(
+      "\nyour seat is out of ", game_id, "; the others play on (arenactl watch ", game_id, ")\n");
+  if (all_my_seats_out()) {
+    draw(true);
+    std::printf("%s", out_note.c_str());
     return 0;
   }
 
@@ -308,7 +324,7 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
         changed = true;
         if (!terminal) std::printf("%s\n", game.moves().LastLine().c_str());
       }
-      if (GameOver(game.view())) break;
+      if (GameOver(game.view()) || all_my_seats_out()) break;
       if (ended && !quit) {
         if (game.Fetch(-1).ok() && GameOver(game.view())) break;
         std::fprintf(stderr, "\narenactl play: the stream ended before the game did\n");
@@ -407,14 +423,16 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
   (void)stream->Finish();
   ::close(wake[0]);
   ::close(wake[1]);
-  if (GameOver(game.view())) {
-    message.clear();
+  // The last frame, from this terminal's first seat, with every move when not on a terminal.
+  const bool out = all_my_seats_out();
+  if (GameOver(game.view()) || (code == 0 && out)) {
     FrameOptions f;
     f.coordinates = coordinates;
     f.viewer_seat = my_first_seat;
     f.move_lines = terminal ? 10 : 0;
     std::printf("%s%s", terminal ? kClearScreen : "\n",
                 Frame(game.view(), game.moves(), f).c_str());
+    if (!GameOver(game.view())) std::printf("%s", out_note.c_str());
     std::fflush(stdout);
     return code;
   }
