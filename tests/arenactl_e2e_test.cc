@@ -340,7 +340,7 @@ TEST_F(ArenactlE2eTest, PlayEndsWhenItsSeatIsOutWhileTheOthersPlayOn) {
   ASSERT_TRUE(code.has_value()) << "play did not end once its seat was out:\n" << play.Screen();
   EXPECT_EQ(*code, 0) << play.output();
   EXPECT_THAT(play.Screen(), HasSubstr("your seat is out of " + game));
-  // The game itself goes on between the two bots.
+  // play says "out" only while the game is still on; the game's record reads as usual.
   ASSERT_EQ(Ctl({"watch", game, "--once"}, &out), 0) << out;
   EXPECT_THAT(out, ::testing::AnyOf(HasSubstr("to act: "), HasSubstr("result: ")));
 }

@@ -231,15 +231,11 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
     std::fflush(stdout);
   };
 
-  if (GameOver(game.view())) {
-    draw(true);
-    return 0;
-  }
   const std::string out_note = absl::StrCat(
       "\nyour seat is out of ", game_id, "; the others play on (arenactl watch ", game_id, ")\n");
-  if (all_my_seats_out()) {
+  if (GameOver(game.view()) || all_my_seats_out()) {
     draw(true);
-    std::printf("%s", out_note.c_str());
+    if (!GameOver(game.view())) std::printf("%s", out_note.c_str());
     return 0;
   }
 
@@ -424,8 +420,7 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
   ::close(wake[0]);
   ::close(wake[1]);
   // The last frame, from this terminal's first seat, with every move when not on a terminal.
-  const bool out = all_my_seats_out();
-  if (GameOver(game.view()) || (code == 0 && out)) {
+  if (GameOver(game.view()) || (code == 0 && all_my_seats_out())) {
     FrameOptions f;
     f.coordinates = coordinates;
     f.viewer_seat = my_first_seat;
