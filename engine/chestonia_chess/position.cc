@@ -13,20 +13,6 @@ const hex::Grid& BoardGrid() {
   return grid;
 }
 
-std::string_view BoardKindName(BoardKind board) {
-  switch (board) {
-    case BoardKind::kAlternating:
-      return "alternating";
-    case BoardKind::kPlain:
-      return "plain";
-    case BoardKind::kCircles:
-      return "circles";
-    case BoardKind::kTarget:
-      return "target";
-  }
-  return "?";
-}
-
 std::string_view EndReasonName(EndReason reason) {
   switch (reason) {
     case EndReason::kNone:
@@ -59,7 +45,7 @@ Layout MakeLayout(int players) {
   layout.players = players;
   for (int seat = 0; seat < players; ++seat) {
     SeatFrame& f = layout.seats[seat];
-    f.sixths = players == 2 ? 3 * seat : 2 * seat;
+    f.sixths = hex::SeatSixths(players, seat);
     // Blue: forward (0,+1) and (-1,+1); sideways (+1,0) and (-1,0).
     const int blue_forward[2] = {5, 4}, blue_sideways[2] = {0, 3};
     for (int i = 0; i < 2; ++i) {
@@ -91,24 +77,6 @@ Layout MakeLayout(int players) {
 const Layout& LayoutFor(int players) {
   static const Layout two = MakeLayout(2), three = MakeLayout(3);
   return players == 3 ? three : two;
-}
-
-char SeatLetter(int players, int seat) {
-  if (players == 2) return seat == 0 ? 'b' : 'w';
-  return "bkw"[seat];
-}
-
-int SeatFromLetter(int players, char letter) {
-  for (int s = 0; s < players; ++s) {
-    if (SeatLetter(players, s) == letter) return s;
-  }
-  return -1;
-}
-
-std::string_view SeatColour(int players, int seat) {
-  if (players == 2) return seat == 0 ? "blue" : "white";
-  static constexpr std::string_view kNames[3] = {"blue", "black", "white"};
-  return kNames[seat];
 }
 
 void Position::Put(int cell, Piece p) {

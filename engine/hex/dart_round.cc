@@ -135,6 +135,13 @@ std::vector<ChanceOutcome> LandingOutcomes(const Grid& grid, int aim) {
   return out;
 }
 
+std::vector<ChanceOutcome> ChanceOutcomesOf(TurnPhase phase, const DartRound& round,
+                                            const Grid& grid) {
+  if (phase == TurnPhase::kRoundChance) return RoundChanceOutcomes(round);
+  if (phase == TurnPhase::kLanding) return LandingOutcomes(grid, round.aim);
+  return {};
+}
+
 // --- Actions -------------------------------------------------------------------------------
 
 absl::StatusOr<DartAction> ParseDartAction(TurnPhase phase, std::string_view action,

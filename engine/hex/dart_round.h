@@ -57,6 +57,11 @@ std::string_view TurnPhaseName(TurnPhase phase);
 inline bool IsChancePhase(TurnPhase phase) {
   return phase == TurnPhase::kRoundChance || phase == TurnPhase::kLanding;
 }
+// State::ToMove(): kTerminalSeat when over, kChanceSeat at a chance phase, else `turn`.
+inline int SeatToAct(TurnPhase phase, int turn) {
+  if (phase == TurnPhase::kOver) return kTerminalSeat;
+  return IsChancePhase(phase) ? kChanceSeat : turn;
+}
 
 // --- The round's counters ------------------------------------------------------------------
 inline constexpr int kMinRoundsBeforeDart = 3;
@@ -99,6 +104,9 @@ struct DartRound {
 std::vector<ChanceOutcome> RoundChanceOutcomes(const DartRound& round);
 // At TurnPhase::kLanding: "land q,r" for every cell in index order, then "land miss".
 std::vector<ChanceOutcome> LandingOutcomes(const Grid& grid, int aim);
+// State::ChanceOutcomes(): one of the two above at a chance phase, else none.
+std::vector<ChanceOutcome> ChanceOutcomesOf(TurnPhase phase, const DartRound& round,
+                                            const Grid& grid);
 
 // --- Actions -------------------------------------------------------------------------------
 // How a game names its reward pieces in the action texts and their error messages.
@@ -134,6 +142,33 @@ inline constexpr std::string_view kSkipAction = "skip";
 std::optional<absl::StatusOr<ActionFacts>> DescribeDartAction(std::string_view action,
                                                               const Grid& grid,
                                                               const RewardLetters& letters);
+
+// Applies to `next` the dart actions every game applies alike: the round chance, the aim, the
+// landing and a declined placement (the Position's ApplyRoundChance, ApplyAim, ApplyLanding,
+// ApplySkipPlacement). Returns false, leaving `next` alone, for a placement or a penalty: which
+// piece and cell they may use, and their effect, are the game's.
+template <class Position>
+bool ApplySharedDartAction(const DartAction& dart, Position& next) {
+  switch (dart.kind) {
+    case DartAction::Kind::kDartRound:
+    case DartAction::Kind::kNoDartRound:
+      next.ApplyRoundChance(dart.kind == DartAction::Kind::kDartRound);
+      return true;
+    case DartAction::Kind::kAim:
+      next.ApplyAim(dart.cell);
+      return true;
+    case DartAction::Kind::kLand:
+      next.ApplyLanding(dart.cell);
+      return true;
+    case DartAction::Kind::kSkip:
+      next.ApplySkipPlacement();
+      return true;
+    case DartAction::Kind::kPlace:
+    case DartAction::Kind::kPenalty:
+      break;
+  }
+  return false;
+}
 
 // FAILED_PRECONDITION "'<action>' is not legal here: <why>", the games' one wording.
 absl::Status NotLegalHere(std::string_view action, std::string_view why);
