@@ -1,12 +1,13 @@
 #include "engine/chestonia_checkers/chestonia_checkers_game.h"
 
 #include <algorithm>
-#include <cmath>
+#include <span>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/chestonia_checkers/movegen.h"
 #include "engine/chestonia_checkers/notation.h"
+#include "engine/hex/chestonia_state.h"
 #include "engine/hex/dart_round.h"
 
 namespace arena::engine::chestonia_checkers {
@@ -26,51 +27,21 @@ constexpr hex::RewardLetters kRewardLetters{"MK", "<K|M>", "unknown piece letter
 }  // namespace
 
 absl::StatusOr<Rules> RulesFromVariant(const Variant& variant) {
-  absl::Status keys = variant.CheckKeys(ChestoniaCheckersGame::Instance().VariantKeys());
-  if (!keys.ok()) return keys;
-  Rules rules;
-  absl::StatusOr<int> players = variant.GetInt("players", 2);
-  if (!players.ok()) return players.status();
-  if (*players != 2 && *players != 3) return absl::InvalidArgumentError("players must be 2 or 3");
-  rules.players = *players;
+  absl::StatusOr<hex::ChestoniaOptions> options = hex::ParseChestoniaOptions(
+      variant, ChestoniaCheckersGame::Instance().VariantKeys(), BoardKind::kPlain);
+  if (!options.ok()) return options.status();
   const std::string setup = variant.Get("setup", "normal");
   if (setup != "normal" && setup != "long") {
     return absl::InvalidArgumentError(absl::StrCat("setup must be normal or long, got ", setup));
   }
+  Rules rules;
+  rules.players = options->players;
   rules.setup = setup == "long" ? Setup::kLong : Setup::kNormal;
-  const std::string board = variant.Get("board", "plain");
-  bool board_ok = false;
-  for (BoardKind b :
-       {BoardKind::kPlain, BoardKind::kAlternating, BoardKind::kCircles, BoardKind::kTarget}) {
-    if (BoardKindName(b) == board) {
-      rules.board = b;
-      board_ok = true;
-    }
-  }
-  if (!board_ok) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("board must be plain, alternating, circles or target, got ", board));
-  }
-  const bool dart_board = rules.board == BoardKind::kCircles || rules.board == BoardKind::kTarget;
-  absl::StatusOr<bool> darts = variant.GetBool("darts", dart_board);
-  if (!darts.ok()) return darts.status();
-  absl::StatusOr<bool> reverse = variant.GetBool("reverse", false);
-  if (!reverse.ok()) return reverse.status();
-  absl::StatusOr<int> movecap = variant.GetInt("movecap", 0);
-  if (!movecap.ok()) return movecap.status();
-  if (*movecap < 0) return absl::InvalidArgumentError("movecap must be 0 (none) or positive");
-  rules.darts = *darts;
-  rules.reverse = *reverse;
-  rules.movecap = *movecap;
-  const std::string first = variant.Get("first", "0");
-  int seat = -1;
-  if (first.size() == 1 && first[0] >= '0' && first[0] < '0' + rules.players) {
-    seat = first[0] - '0';
-  } else if (first.size() == 1) {
-    seat = SeatFromLetter(rules.players, first[0]);
-  }
-  if (seat < 0) return absl::InvalidArgumentError(absl::StrCat("first=", first, " is no seat"));
-  rules.first = seat;
+  rules.board = options->board;
+  rules.darts = options->darts;
+  rules.reverse = options->reverse;
+  rules.movecap = options->movecap;
+  rules.first = options->first;
   return rules;
 }
 
@@ -81,8 +52,7 @@ std::unique_ptr<State> ChestoniaCheckersState::Clone() const {
 }
 
 int ChestoniaCheckersState::ToMove() const {
-  if (pos_.phase == Phase::kOver) return kTerminalSeat;
-  return hex::IsChancePhase(pos_.phase) ? kChanceSeat : pos_.turn;
+  return hex::SeatToAct(pos_.phase, pos_.turn);
 }
 
 std::string ChestoniaCheckersState::Phase() const {
@@ -131,9 +101,7 @@ std::vector<std::string> ChestoniaCheckersState::BoundedLegalActions(int limit) 
 }
 
 std::vector<ChanceOutcome> ChestoniaCheckersState::ChanceOutcomes() const {
-  if (pos_.phase == Phase::kRoundChance) return hex::RoundChanceOutcomes(pos_.dart);
-  if (pos_.phase == Phase::kLanding) return hex::LandingOutcomes(BoardGrid(), pos_.dart.aim);
-  return {};
+  return hex::ChanceOutcomesOf(pos_.phase, pos_.dart, BoardGrid());
 }
 
 absl::Status ChestoniaCheckersState::Apply(std::string_view action) {
@@ -151,20 +119,8 @@ absl::Status ChestoniaCheckersState::ApplyDartText(std::string_view action, Posi
   absl::StatusOr<hex::DartAction> dart =
       hex::ParseDartAction(pos_.phase, action, BoardGrid(), pos_.dart, kRewardLetters);
   if (!dart.ok()) return dart.status();
+  if (hex::ApplySharedDartAction(*dart, next)) return absl::OkStatus();
   switch (dart->kind) {
-    case hex::DartAction::Kind::kDartRound:
-    case hex::DartAction::Kind::kNoDartRound:
-      next.ApplyRoundChance(dart->kind == hex::DartAction::Kind::kDartRound);
-      break;
-    case hex::DartAction::Kind::kAim:
-      next.ApplyAim(dart->cell);
-      break;
-    case hex::DartAction::Kind::kLand:
-      next.ApplyLanding(dart->cell);
-      break;
-    case hex::DartAction::Kind::kSkip:
-      next.ApplySkipPlacement();
-      break;
     case hex::DartAction::Kind::kPlace: {
       const int kind = PieceKindFromLetter(dart->letter);
       if (kind != RewardKind(pos_.dart.reward_zone)) {
@@ -181,6 +137,8 @@ absl::Status ChestoniaCheckersState::ApplyDartText(std::string_view action, Posi
         return hex::NotLegalHere(action, "not one of your men");
       }
       next.ApplyPenalty(dart->cell);
+      break;
+    default:
       break;
   }
   return absl::OkStatus();
@@ -205,54 +163,13 @@ absl::Status ChestoniaCheckersState::ApplyMoveText(std::string_view action, Posi
 }
 
 absl::Status ChestoniaCheckersState::ApplySeatEvent(int seat, SeatEvent event) {
-  if (seat < 0 || seat >= pos_.rules.players) return absl::InvalidArgumentError("no such seat");
-  if (pos_.phase == Phase::kOver) return absl::FailedPreconditionError("the game is over");
-  switch (event) {
-    case SeatEvent::kResign:
-      if (!pos_.Active(seat)) return absl::FailedPreconditionError("that seat is already out");
-      pos_.ApplyResign(seat);
-      return absl::OkStatus();
-    case SeatEvent::kTimeout:
-      if (ToMove() != seat) {
-        return absl::FailedPreconditionError("only the seat that owes an action can time out");
-      }
-      pos_.ApplyTimeout();
-      return absl::OkStatus();
-    case SeatEvent::kOfferDraw:
-    case SeatEvent::kAcceptDraw:
-    case SeatEvent::kDeclineDraw:
-      return absl::FailedPreconditionError("Chestonia has no draws by agreement");
-  }
-  return absl::InvalidArgumentError("unknown seat event");
+  return hex::ApplyChestoniaSeatEvent(pos_, seat, event, ToMove());
 }
 
 Outcome ChestoniaCheckersState::GetOutcome() const {
-  Outcome o;
-  if (pos_.phase != Phase::kOver) return o;
-  const int n = pos_.rules.players;
-  o.kind = pos_.draw ? Outcome::Kind::kDraw : Outcome::Kind::kWin;
-  o.reason = std::string(EndReasonName(pos_.reason));
-  o.ranks.assign(n, 0);
-  // Seats still in share the best place when drawn; otherwise the winner is first and the
-  // others still in come next. Seats that went out follow, the last out ranked best.
-  int next_rank = 1;
-  if (!pos_.draw) {
-    o.winners.push_back(pos_.winner);
-    o.ranks[pos_.winner] = 0;
-    bool others = false;
-    for (int s = 0; s < n; ++s) {
-      if (s != pos_.winner && pos_.Active(s)) {
-        o.ranks[s] = 1;
-        others = true;
-      }
-    }
-    if (others) next_rank = 2;
-  }
-  for (int i = pos_.num_out - 1; i >= 0; --i) {
-    if (pos_.out_order[i] == pos_.winner) continue;
-    o.ranks[pos_.out_order[i]] = next_rank++;
-  }
-  return o;
+  if (pos_.phase != Phase::kOver) return Outcome{};
+  return hex::RankedOutcome(pos_.rules.players, pos_.draw, pos_.winner, EndReasonName(pos_.reason),
+                            pos_.active, std::span(pos_.out_order.data(), pos_.num_out));
 }
 
 std::string ChestoniaCheckersState::Serialize() const {
@@ -260,17 +177,12 @@ std::string ChestoniaCheckersState::Serialize() const {
 }
 
 uint64_t ChestoniaCheckersState::Hash() const {
-  // FNV-1a over the serialization: equal states hash equally, across processes too.
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : Serialize()) h = (h ^ c) * 1099511628211ULL;
-  return h;
+  return hex::TextHash(Serialize());
 }
 
 std::string ChestoniaCheckersState::Render(const RenderOptions& options) const {
-  const int perspective = options.perspective >= 0 && options.perspective < pos_.rules.players
-                              ? options.perspective
-                              : 0;
-  return RenderBoard(pos_, perspective, options.coordinates);
+  return RenderBoard(pos_, hex::PerspectiveOrZero(options.perspective, pos_.rules.players),
+                     options.coordinates);
 }
 
 uint64_t ChestoniaCheckersState::Perft(int depth) const {
@@ -282,13 +194,7 @@ uint64_t ChestoniaCheckersState::Perft(int depth) const {
 // --- What the game tells the layers above ---------------------------------------------------
 
 std::vector<SeatInfo> ChestoniaCheckersState::Seats() const {
-  std::vector<SeatInfo> seats;
-  for (int s = 0; s < pos_.rules.players; ++s) {
-    const std::string_view name = SeatColour(pos_.rules.players, s);
-    const char* colour = name == "blue" ? "#2f6fd0" : name == "black" ? "#26221e" : "#f4f1e8";
-    seats.push_back({std::string(name), colour});
-  }
-  return seats;
+  return hex::SeatInfos(pos_.rules.players);
 }
 
 absl::StatusOr<ActionFacts> ChestoniaCheckersState::DescribeAction(std::string_view action) const {
@@ -320,8 +226,7 @@ absl::StatusOr<ActionFacts> ChestoniaCheckersState::DescribeAction(std::string_v
 RulesBrief ChestoniaCheckersState::Brief() const {
   const Rules& r = pos_.rules;
   RulesBrief brief;
-  std::string seats;
-  for (const SeatInfo& s : Seats()) absl::StrAppend(&seats, seats.empty() ? "" : ", ", s.name);
+  const std::string seats = hex::SeatList(Seats());
   brief.text = absl::StrCat(
       "Chestonia checkers: draughts on a hexagonal board of 169 cells for ", r.players,
       " players (", seats,
@@ -373,34 +278,9 @@ RulesBrief ChestoniaCheckersState::Brief() const {
 }
 
 BoardView ChestoniaCheckersState::Board(int perspective) const {
-  const Rules& r = pos_.rules;
-  BoardView view;
-  view.game = "chestonia-checkers";
-  view.shape = "hex";
-  view.perspective = perspective >= 0 && perspective < r.players ? perspective : 0;
-  view.seats = Seats();
-  // The perspective seat's frame turned half a circle puts its edge at the bottom (r = +7).
-  const int to_view = 3 - pos_.layout().seats[view.perspective].sixths;
-  const hex::Grid& g = BoardGrid();
+  BoardView view = hex::ChestoniaBoardView("chestonia-checkers", pos_.rules.players, perspective,
+                                           pos_.rules.board);
   for (int cell = 0; cell < kNumCells; ++cell) {
-    const hex::Axial a = g.At(cell);
-    const hex::Axial v = hex::Rotate(a, to_view);
-    const int ring = hex::RingOf(a);
-    int shade = 0;
-    switch (r.board) {
-      case BoardKind::kAlternating:
-        shade = ((a.q - a.r) % 3 + 3) % 3;
-        break;
-      case BoardKind::kPlain:
-        break;
-      case BoardKind::kCircles:
-        shade = hex::DartZone(ring);
-        break;
-      case BoardKind::kTarget:
-        shade = ring;
-        break;
-    }
-    view.cells.push_back({CellName(cell), std::sqrt(3.0) * (v.q + v.r / 2.0), 1.5 * v.r, shade});
     const Piece p = pos_.cells[cell];
     if (p) {
       view.pieces.push_back({CellName(cell), SeatOf(p), KindOf(p) == kKing ? "king" : "man",

@@ -13,20 +13,6 @@ const hex::Grid& BoardGrid() {
   return grid;
 }
 
-std::string_view BoardKindName(BoardKind board) {
-  switch (board) {
-    case BoardKind::kPlain:
-      return "plain";
-    case BoardKind::kAlternating:
-      return "alternating";
-    case BoardKind::kCircles:
-      return "circles";
-    case BoardKind::kTarget:
-      return "target";
-  }
-  return "?";
-}
-
 std::string_view SetupName(Setup setup) {
   return setup == Setup::kLong ? "long" : "normal";
 }
@@ -59,7 +45,7 @@ Layout MakeLayout(int players) {
   layout.players = players;
   for (int seat = 0; seat < players; ++seat) {
     SeatFrame& f = layout.seats[seat];
-    f.sixths = players == 2 ? 3 * seat : 2 * seat;
+    f.sixths = hex::SeatSixths(players, seat);
     // Blue: forward (0,+1) and (-1,+1); sideways (+1,0) and (-1,0).
     const int blue_dirs[4] = {5, 4, 0, 3};
     for (int i = 0; i < 4; ++i) f.man_dirs[i] = hex::RotateDirection(blue_dirs[i], f.sixths);
@@ -87,24 +73,6 @@ Layout MakeLayout(int players) {
 const Layout& LayoutFor(int players) {
   static const Layout two = MakeLayout(2), three = MakeLayout(3);
   return players == 3 ? three : two;
-}
-
-char SeatLetter(int players, int seat) {
-  if (players == 2) return seat == 0 ? 'b' : 'w';
-  return "bkw"[seat];
-}
-
-int SeatFromLetter(int players, char letter) {
-  for (int s = 0; s < players; ++s) {
-    if (SeatLetter(players, s) == letter) return s;
-  }
-  return -1;
-}
-
-std::string_view SeatColour(int players, int seat) {
-  if (players == 2) return seat == 0 ? "blue" : "white";
-  static constexpr std::string_view kNames[3] = {"blue", "black", "white"};
-  return kNames[seat];
 }
 
 void Position::Put(int cell, Piece p) {

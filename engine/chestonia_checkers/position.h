@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "engine/hex/cell_set.h"
+#include "engine/hex/chestonia_rules.h"
 #include "engine/hex/dart_round.h"
 #include "engine/hex/geometry.h"
 
@@ -49,25 +51,12 @@ constexpr int SeatOf(Piece p) {
 }
 
 // A set of cells in three 64-bit words (169 cells).
-struct CellSet {
-  std::array<uint64_t, 3> w{};
-  void Set(int c) { w[c >> 6] |= uint64_t{1} << (c & 63); }
-  void Clear(int c) { w[c >> 6] &= ~(uint64_t{1} << (c & 63)); }
-  bool Test(int c) const { return (w[c >> 6] >> (c & 63)) & 1; }
-  bool Empty() const { return (w[0] | w[1] | w[2]) == 0; }
-  int Count() const { return std::popcount(w[0]) + std::popcount(w[1]) + std::popcount(w[2]); }
-  template <class F>
-  void ForEach(F&& f) const {
-    for (int i = 0; i < 3; ++i) {
-      for (uint64_t b = w[i]; b; b &= b - 1) f(i * 64 + std::countr_zero(b));
-    }
-  }
-  friend bool operator==(const CellSet&, const CellSet&) = default;
-};
+using CellSet = hex::CellSet<3>;
 
 // --- Rules and seats -----------------------------------------------------------------------
-enum class BoardKind : uint8_t { kPlain, kAlternating, kCircles, kTarget };
-std::string_view BoardKindName(BoardKind board);
+// The board designs and seats of every Chestonia game (engine/hex/chestonia_rules.h).
+using hex::BoardKind;
+using hex::BoardKindName;
 
 enum class Setup : uint8_t { kNormal, kLong };
 std::string_view SetupName(Setup setup);
@@ -102,9 +91,9 @@ struct Layout {
 const Layout& LayoutFor(int players);
 
 // Seat colours: three players blue, black, white; two players blue, white.
-char SeatLetter(int players, int seat);
-int SeatFromLetter(int players, char letter);  // -1 if not a seat of this game
-std::string_view SeatColour(int players, int seat);
+using hex::SeatColour;
+using hex::SeatFromLetter;
+using hex::SeatLetter;
 
 // --- Turn structure -----------------------------------------------------------------------
 // What is owed next: the dart round's phases and the move (engine/hex/dart_round.h).
