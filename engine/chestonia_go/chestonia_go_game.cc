@@ -1,22 +1,19 @@
 #include "engine/chestonia_go/chestonia_go_game.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/chestonia_go/notation.h"
-#include "engine/hex/dart.h"
+#include "engine/hex/chestonia_state.h"
+#include "engine/hex/dart_round.h"
 
 namespace arena::engine::chestonia_go {
 namespace {
 
-absl::Status NotLegal(std::string_view action, std::string_view why) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("'", ToAbsl(action), "' is not legal here: ", ToAbsl(why)));
-}
+// A placement is "place q,r": the reward is always a stone.
+constexpr hex::RewardLetters kStoneReward{};
 
 // Why a stone of `seat` on `cell` is refused, or "" when it is legal.
 std::string_view RefusalOfPlay(const Position& pos, const BoardHistory& history, int cell,
@@ -46,46 +43,16 @@ std::string Points(int half_points) {
 }  // namespace
 
 absl::StatusOr<Rules> RulesFromVariant(const Variant& variant) {
-  absl::Status keys = variant.CheckKeys(ChestoniaGoGame::Instance().VariantKeys());
-  if (!keys.ok()) return keys;
+  absl::StatusOr<hex::ChestoniaOptions> options = hex::ParseChestoniaOptions(
+      variant, ChestoniaGoGame::Instance().VariantKeys(), BoardKind::kAlternating);
+  if (!options.ok()) return options.status();
   Rules rules;
-  absl::StatusOr<int> players = variant.GetInt("players", 2);
-  if (!players.ok()) return players.status();
-  if (*players != 2 && *players != 3) return absl::InvalidArgumentError("players must be 2 or 3");
-  rules.players = *players;
-  const std::string board = variant.Get("board", "alternating");
-  bool board_ok = false;
-  for (BoardKind b :
-       {BoardKind::kAlternating, BoardKind::kPlain, BoardKind::kCircles, BoardKind::kTarget}) {
-    if (BoardKindName(b) == board) {
-      rules.board = b;
-      board_ok = true;
-    }
-  }
-  if (!board_ok) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("board must be alternating, plain, circles or target, got ", board));
-  }
-  const bool dart_board = rules.board == BoardKind::kCircles || rules.board == BoardKind::kTarget;
-  absl::StatusOr<bool> darts = variant.GetBool("darts", dart_board);
-  if (!darts.ok()) return darts.status();
-  absl::StatusOr<bool> reverse = variant.GetBool("reverse", false);
-  if (!reverse.ok()) return reverse.status();
-  absl::StatusOr<int> movecap = variant.GetInt("movecap", 0);
-  if (!movecap.ok()) return movecap.status();
-  if (*movecap < 0) return absl::InvalidArgumentError("movecap must be 0 (none) or positive");
-  rules.darts = *darts;
-  rules.reverse = *reverse;
-  rules.movecap = *movecap;
-  const std::string first = variant.Get("first", "0");
-  int seat = -1;
-  if (first.size() == 1 && first[0] >= '0' && first[0] < '0' + rules.players) {
-    seat = first[0] - '0';
-  } else if (first.size() == 1) {
-    seat = SeatFromLetter(rules.players, first[0]);
-  }
-  if (seat < 0) return absl::InvalidArgumentError(absl::StrCat("first=", first, " is no seat"));
-  rules.first = seat;
+  rules.players = options->players;
+  rules.board = options->board;
+  rules.darts = options->darts;
+  rules.reverse = options->reverse;
+  rules.movecap = options->movecap;
+  rules.first = options->first;
   return rules;
 }
 
@@ -96,34 +63,11 @@ std::unique_ptr<State> ChestoniaGoState::Clone() const {
 }
 
 int ChestoniaGoState::ToMove() const {
-  switch (pos_.phase) {
-    case Phase::kOver:
-      return kTerminalSeat;
-    case Phase::kRoundChance:
-    case Phase::kLanding:
-      return kChanceSeat;
-    default:
-      return pos_.turn;
-  }
+  return hex::SeatToAct(pos_.phase, pos_.turn);
 }
 
 std::string ChestoniaGoState::Phase() const {
-  switch (pos_.phase) {
-    case Phase::kRoundChance:
-    case Phase::kLanding:
-      return "chance";
-    case Phase::kAim:
-      return "dart-aim";
-    case Phase::kPlacement:
-      return "placement";
-    case Phase::kPenalty:
-      return "penalty";
-    case Phase::kMove:
-      return "move";
-    case Phase::kOver:
-      return "finished";
-  }
-  return "finished";
+  return std::string(hex::TurnPhaseName(pos_.phase));
 }
 
 std::vector<std::string> ChestoniaGoState::LegalActions() const {
@@ -153,124 +97,61 @@ std::vector<std::string> ChestoniaGoState::LegalActions() const {
 }
 
 std::vector<ChanceOutcome> ChestoniaGoState::ChanceOutcomes() const {
-  std::vector<ChanceOutcome> out;
-  if (pos_.phase == Phase::kRoundChance) {
-    // Given k full rounds since the last dart round, it comes now with probability 1/(11-k).
-    const double p = 1.0 / (kMaxRoundsBetweenDarts + 1 - pos_.rounds_since_dart);
-    out.push_back({"dart-round", p});
-    if (p < 1.0) out.push_back({"no-dart-round", 1.0 - p});
-  } else if (pos_.phase == Phase::kLanding) {
-    const std::vector<double>& dist = hex::DartScatter::ForRadius(kRadius).Distribution(pos_.aim);
-    for (int c = 0; c < kNumCells; ++c) out.push_back({"land " + CellName(c), dist[c]});
-    out.push_back({"land miss", dist[kNumCells]});
-  }
-  return out;
+  return hex::ChanceOutcomesOf(pos_.phase, pos_.dart(), BoardGrid());
 }
 
 absl::Status ChestoniaGoState::Apply(std::string_view action) {
+  if (pos_.phase == Phase::kOver) return absl::FailedPreconditionError("the game is over");
   Position next = pos_;
-  auto cell_after = [&](std::string_view word) -> absl::StatusOr<int> {
-    if (!absl::StartsWith(ToAbsl(action), ToAbsl(word))) {
-      return absl::InvalidArgumentError(absl::StrCat("expected ", ToAbsl(word), "q,r in phase ",
-                                                     Phase(), ", got '", ToAbsl(action), "'"));
-    }
-    return ParseCell(action.substr(word.size()));
-  };
-  switch (pos_.phase) {
-    case Phase::kOver:
-      return absl::FailedPreconditionError("the game is over");
-    case Phase::kRoundChance:
-      if (action == "dart-round") {
-        if (pos_.rounds_since_dart < 3) return NotLegal(action, "too early for a dart round");
-        next.ApplyRoundChance(true);
-      } else if (action == "no-dart-round") {
-        if (pos_.rounds_since_dart >= kMaxRoundsBetweenDarts) {
-          return NotLegal(action, "the dart round is due");
-        }
-        next.ApplyRoundChance(false);
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected dart-round or no-dart-round, got '", ToAbsl(action), "'"));
-      }
-      break;
-    case Phase::kLanding:
-      if (action == "land miss") {
-        next.ApplyLanding(-1);
-      } else {
-        absl::StatusOr<int> cell = cell_after("land ");
-        if (!cell.ok()) return cell.status();
-        next.ApplyLanding(*cell);
-      }
-      break;
-    case Phase::kAim: {
-      absl::StatusOr<int> cell = cell_after("aim ");
-      if (!cell.ok()) return cell.status();
-      next.ApplyAim(*cell);
-      break;
-    }
-    case Phase::kPlacement: {
-      if (action == "skip") {
-        next.ApplySkipPlacement();
-        break;
-      }
-      absl::StatusOr<int> cell = cell_after("place ");
-      if (!cell.ok()) return cell.status();
-      const std::string_view why = RefusalOfPlay(pos_, history_, *cell, pos_.turn);
-      if (!why.empty()) return NotLegal(action, why);
-      next.ApplyPlacement(*cell);
-      break;
-    }
-    case Phase::kPenalty: {
-      absl::StatusOr<int> cell = cell_after("penalty ");
-      if (!cell.ok()) return cell.status();
-      if (pos_.stone[*cell] != pos_.turn + 1) return NotLegal(action, "not one of your stones");
-      next.ApplyPenalty(*cell);
-      break;
-    }
-    case Phase::kMove: {
-      if (action == "pass") {
-        next.ApplyPass();
-        break;
-      }
-      absl::StatusOr<int> cell = ParseCell(action);
-      if (!cell.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expected a cell q,r or pass, got '", ToAbsl(action), "'"));
-      }
-      const std::string_view why = RefusalOfPlay(pos_, history_, *cell, pos_.turn);
-      if (!why.empty()) return NotLegal(action, why);
-      next.ApplyPlay(*cell);
-      break;
-    }
-  }
+  absl::Status applied =
+      pos_.phase == Phase::kMove ? ApplyMoveText(action, next) : ApplyDartText(action, next);
+  if (!applied.ok()) return applied;
   ++next.action_count;
   if (next.hash != pos_.hash) history_.Add(next.hash);
   pos_ = next;
   return absl::OkStatus();
 }
 
-absl::Status ChestoniaGoState::ApplySeatEvent(int seat, SeatEvent event) {
-  if (seat < 0 || seat >= pos_.rules.players) return absl::InvalidArgumentError("no such seat");
-  if (pos_.phase == Phase::kOver) return absl::FailedPreconditionError("the game is over");
-  const uint64_t before = pos_.hash;
-  switch (event) {
-    case SeatEvent::kResign:
-      if (!pos_.Active(seat)) return absl::FailedPreconditionError("that seat is already out");
-      pos_.ApplyResign(seat);
-      return absl::OkStatus();
-    case SeatEvent::kTimeout:
-      if (ToMove() != seat) {
-        return absl::FailedPreconditionError("only the seat that owes an action can time out");
-      }
-      pos_.ApplyTimeout();
-      if (pos_.hash != before) history_.Add(pos_.hash);
-      return absl::OkStatus();
-    case SeatEvent::kOfferDraw:
-    case SeatEvent::kAcceptDraw:
-    case SeatEvent::kDeclineDraw:
-      return absl::FailedPreconditionError("Chestonia has no draws by agreement");
+absl::Status ChestoniaGoState::ApplyDartText(std::string_view action, Position& next) const {
+  absl::StatusOr<hex::DartAction> dart =
+      hex::ParseDartAction(pos_.phase, action, BoardGrid(), pos_.dart(), kStoneReward);
+  if (!dart.ok()) return dart.status();
+  if (hex::ApplySharedDartAction(*dart, next)) return absl::OkStatus();
+  if (dart->kind == hex::DartAction::Kind::kPlace) {
+    const std::string_view why = RefusalOfPlay(pos_, history_, dart->cell, pos_.turn);
+    if (!why.empty()) return hex::NotLegalHere(action, why);
+    next.ApplyPlacement(dart->cell);
+  } else {
+    if (pos_.stone[dart->cell] != pos_.turn + 1) {
+      return hex::NotLegalHere(action, "not one of your stones");
+    }
+    next.ApplyPenalty(dart->cell);
   }
-  return absl::InvalidArgumentError("unknown seat event");
+  return absl::OkStatus();
+}
+
+absl::Status ChestoniaGoState::ApplyMoveText(std::string_view action, Position& next) const {
+  if (action == "pass") {
+    next.ApplyPass();
+    return absl::OkStatus();
+  }
+  absl::StatusOr<int> cell = ParseCell(action);
+  if (!cell.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected a cell q,r or pass, got '", ToAbsl(action), "'"));
+  }
+  const std::string_view why = RefusalOfPlay(pos_, history_, *cell, pos_.turn);
+  if (!why.empty()) return hex::NotLegalHere(action, why);
+  next.ApplyPlay(*cell);
+  return absl::OkStatus();
+}
+
+absl::Status ChestoniaGoState::ApplySeatEvent(int seat, SeatEvent event) {
+  const uint64_t before = pos_.hash;
+  absl::Status applied = hex::ApplyChestoniaSeatEvent(pos_, seat, event, ToMove());
+  // A time-out's penalty stone changes the board, which superko remembers.
+  if (applied.ok() && pos_.hash != before) history_.Add(pos_.hash);
+  return applied;
 }
 
 Outcome ChestoniaGoState::GetOutcome() const {
@@ -290,10 +171,7 @@ std::string ChestoniaGoState::Serialize() const {
 }
 
 uint64_t ChestoniaGoState::Hash() const {
-  // FNV-1a over the serialization: equal states hash equally, across processes too.
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : Serialize()) h = (h ^ c) * 1099511628211ULL;
-  return h;
+  return hex::TextHash(Serialize());
 }
 
 std::string ChestoniaGoState::Render(const RenderOptions& options) const {
@@ -312,68 +190,33 @@ std::string ChestoniaGoState::Render(const RenderOptions& options) const {
 // --- What the game tells the layers above ---------------------------------------------------
 
 std::vector<SeatInfo> ChestoniaGoState::Seats() const {
-  std::vector<SeatInfo> seats;
-  for (int s = 0; s < pos_.rules.players; ++s) {
-    const std::string_view name = SeatColour(pos_.rules.players, s);
-    const char* colour = name == "blue" ? "#2f6fd0" : name == "black" ? "#26221e" : "#f4f1e8";
-    seats.push_back({std::string(name), colour});
-  }
-  return seats;
+  return hex::SeatInfos(pos_.rules.players);
 }
 
 absl::StatusOr<ActionFacts> ChestoniaGoState::DescribeAction(std::string_view action) const {
+  if (auto dart = hex::DescribeDartAction(action, BoardGrid(), kStoneReward)) return *dart;
   ActionFacts facts;
-  auto cell_after = [&](std::string_view word) -> absl::StatusOr<std::string> {
-    absl::StatusOr<int> cell = ParseCell(action.substr(word.size()));
-    if (!cell.ok()) return cell.status();
-    return CellName(*cell);
-  };
-  if (action == "dart-round" || action == "no-dart-round") {
-    facts.kind = kActionChance;
-  } else if (action == "pass") {
+  if (action == "pass") {
     facts.kind = kActionPass;
     facts.ends_turn = true;
-  } else if (action == "skip") {
-    facts.kind = kActionPlacement;
-  } else if (action == "land miss") {
-    facts.kind = kActionDartLanding;
-  } else {
-    struct Word {
-      std::string_view prefix;
-      const char* kind;
-      bool irreversible;
-    };
-    static constexpr Word kWords[] = {{"land ", kActionDartLanding, true},
-                                      {"aim ", kActionDartAim, false},
-                                      {"place ", kActionPlacement, true},
-                                      {"penalty ", kActionPenalty, true}};
-    for (const Word& w : kWords) {
-      if (!absl::StartsWith(ToAbsl(action), ToAbsl(w.prefix))) continue;
-      absl::StatusOr<std::string> cell = cell_after(w.prefix);
-      if (!cell.ok()) return cell.status();
-      facts.kind = w.kind;
-      facts.cells = {*cell};
-      facts.irreversible = w.irreversible;
-      return facts;
-    }
-    absl::StatusOr<int> cell = ParseCell(action);
-    if (!cell.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", ToAbsl(action), "' is not a Chestonia Go action"));
-    }
-    facts.kind = kActionMove;
-    facts.ends_turn = true;
-    facts.cells = {CellName(*cell)};
-    facts.irreversible = true;  // a stone never moves again
+    return facts;
   }
+  absl::StatusOr<int> cell = ParseCell(action);
+  if (!cell.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", ToAbsl(action), "' is not a Chestonia Go action"));
+  }
+  facts.kind = kActionMove;
+  facts.ends_turn = true;
+  facts.cells = {CellName(*cell)};
+  facts.irreversible = true;  // a stone never moves again
   return facts;
 }
 
 RulesBrief ChestoniaGoState::Brief() const {
   const Rules& r = pos_.rules;
   RulesBrief brief;
-  std::string seats;
-  for (const SeatInfo& s : Seats()) absl::StrAppend(&seats, seats.empty() ? "" : ", ", s.name);
+  const std::string seats = hex::SeatList(Seats());
   brief.text = absl::StrCat(
       "Chestonia Go: Go on a hexagonal board of 169 cells for ", r.players, " players (", seats,
       ", playing in that order around the board; ", ToAbsl(SeatColour(r.players, r.first)),
@@ -424,38 +267,11 @@ RulesBrief ChestoniaGoState::Brief() const {
 
 BoardView ChestoniaGoState::Board(int perspective) const {
   const Rules& r = pos_.rules;
-  BoardView view;
-  view.game = "chestonia-go";
-  view.shape = "hex";
-  view.perspective = perspective >= 0 && perspective < r.players ? perspective : 0;
-  view.seats = Seats();
-  // The perspective seat's frame turned half a circle puts its edge at the bottom (r = +7).
-  const int sixths = r.players == 2 ? 3 * view.perspective : 2 * view.perspective;
-  const int to_view = 3 - sixths;
+  BoardView view = hex::ChestoniaBoardView("chestonia-go", r.players, perspective, r.board);
   std::array<int8_t, kNumCells> owner;
   pos_.Areas(&owner);
-  const hex::Grid& g = BoardGrid();
   for (int cell = 0; cell < kNumCells; ++cell) {
-    const hex::Axial a = g.At(cell);
-    const hex::Axial v = hex::Rotate(a, to_view);
-    const int ring = hex::RingOf(a);
-    int shade = 0;
-    switch (r.board) {
-      case BoardKind::kAlternating:
-        shade = ((a.q - a.r) % 3 + 3) % 3;
-        break;
-      case BoardKind::kPlain:
-        break;
-      case BoardKind::kCircles:
-        shade = hex::DartZone(ring);
-        break;
-      case BoardKind::kTarget:
-        shade = ring;
-        break;
-    }
-    BoardCell bc{CellName(cell), std::sqrt(3.0) * (v.q + v.r / 2.0), 1.5 * v.r, shade};
-    if (pos_.stone[cell] == 0) bc.territory = owner[cell];
-    view.cells.push_back(bc);
+    if (pos_.stone[cell] == 0) view.cells[cell].territory = owner[cell];
     if (pos_.stone[cell]) {
       view.pieces.push_back({CellName(cell), pos_.Owner(cell), "stone", "O", pos_.Frozen(cell)});
     }

@@ -55,6 +55,11 @@ class ChestoniaGoState : public State {
   const BoardHistory& history() const { return history_; }
 
  private:
+  // Apply's two halves: an action of a dart phase (engine/hex/dart_round.h) and a move. Each
+  // checks the action against pos_ and history_ and applies it to `next`, a copy of pos_.
+  absl::Status ApplyDartText(std::string_view action, Position& next) const;
+  absl::Status ApplyMoveText(std::string_view action, Position& next) const;
+
   Position pos_;
   BoardHistory history_;
 };

@@ -40,20 +40,6 @@ uint64_t ZobristKey(int cell, int seat) {
   return keys[cell * kMaxSeats + seat];
 }
 
-std::string_view BoardKindName(BoardKind board) {
-  switch (board) {
-    case BoardKind::kAlternating:
-      return "alternating";
-    case BoardKind::kPlain:
-      return "plain";
-    case BoardKind::kCircles:
-      return "circles";
-    case BoardKind::kTarget:
-      return "target";
-  }
-  return "?";
-}
-
 std::string_view EndReasonName(EndReason reason) {
   switch (reason) {
     case EndReason::kNone:
@@ -68,24 +54,6 @@ std::string_view EndReasonName(EndReason reason) {
       return "move-cap";
   }
   return "?";
-}
-
-char SeatLetter(int players, int seat) {
-  if (players == 2) return seat == 0 ? 'b' : 'w';
-  return "bkw"[seat];
-}
-
-int SeatFromLetter(int players, char letter) {
-  for (int s = 0; s < players; ++s) {
-    if (SeatLetter(players, s) == letter) return s;
-  }
-  return -1;
-}
-
-std::string_view SeatColour(int players, int seat) {
-  if (players == 2) return seat == 0 ? "blue" : "white";
-  static constexpr std::string_view kNames[3] = {"blue", "black", "white"};
-  return kNames[seat];
 }
 
 // --- History -------------------------------------------------------------------------------
@@ -380,7 +348,7 @@ bool Position::OnRoundBoundary() {
   if (!rules.darts) return false;
   if (!dart_round && rounds_since_dart < kMaxRoundsBetweenDarts) ++rounds_since_dart;
   dart_round = false;
-  if (rounds_since_dart >= 3) {
+  if (rounds_since_dart >= hex::kMinRoundsBeforeDart) {
     phase = Phase::kRoundChance;
     return true;
   }
@@ -524,7 +492,7 @@ void Position::ApplyPenalty(int cell) {
 
 int Position::ServicePenaltyStone(int seat) const {
   const hex::Grid& g = BoardGrid();
-  const int sixths = rules.players == 2 ? 3 * seat : 2 * seat;
+  const int sixths = hex::SeatSixths(rules.players, seat);
   int best = -1;
   std::pair<int, int> best_key{1 << 20, 1 << 20};
   for (int c = 0; c < kNumCells; ++c) {

@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/hex/chestonia_rules.h"
+#include "engine/hex/dart_round.h"
 #include "engine/hex/geometry.h"
 
 namespace arena::engine::chestonia_go {
@@ -38,7 +40,7 @@ inline constexpr int kRadius = 7;
 inline constexpr int kNumCells = 169;
 inline constexpr int kMaxSeats = 3;
 inline constexpr int kKomiHalfPoints = 7;  // 3.5 points to every seat but the leader
-inline constexpr int kMaxRoundsBetweenDarts = 10;
+inline constexpr int kMaxRoundsBetweenDarts = hex::kMaxRoundsBetweenDarts;
 inline constexpr int kNoCell = -1;
 
 const hex::Grid& BoardGrid();  // the radius-7 grid
@@ -52,8 +54,9 @@ const Neighbours& NeighbourTable();
 // Zobrist keys: one per (cell, seat), fixed for every process (a seeded splitmix64).
 uint64_t ZobristKey(int cell, int seat);
 
-enum class BoardKind : uint8_t { kAlternating, kPlain, kCircles, kTarget };
-std::string_view BoardKindName(BoardKind board);
+// The board designs and seats of every Chestonia game (engine/hex/chestonia_rules.h).
+using hex::BoardKind;
+using hex::BoardKindName;
 
 // The variant: fixed for the whole game.
 struct Rules {
@@ -67,19 +70,13 @@ struct Rules {
 };
 
 // Seat colours: three players blue, black, white; two players blue, white.
-char SeatLetter(int players, int seat);
-int SeatFromLetter(int players, char letter);  // -1 if not a seat of this game
-std::string_view SeatColour(int players, int seat);
+using hex::SeatColour;
+using hex::SeatFromLetter;
+using hex::SeatLetter;
 
-enum class Phase : uint8_t {
-  kRoundChance,  // chance: does the round that starts now bring darts?
-  kAim,          // seat `turn` names the cell it aims at
-  kLanding,      // chance: where the dart lands (170 outcomes)
-  kPlacement,    // seat `turn` plays its free stone or skips
-  kPenalty,      // seat `turn` chooses the stone it loses for a miss
-  kMove,         // seat `turn` plays a stone or passes
-  kOver,
-};
+// What is owed next: the dart round's phases and the move (engine/hex/dart_round.h); at kMove
+// seat `turn` plays a stone or passes, at kPlacement it plays its free stone or skips.
+using Phase = hex::TurnPhase;
 
 enum class EndReason : uint8_t {
   kNone,
@@ -164,6 +161,9 @@ class Position {
   int ServicePenaltyStone(int seat) const;
   // Begins the turn of `turn`; used after setting up a position by hand.
   void BeginTurnFromSetup();
+
+  // The dart counters as the shared dart round reads them.
+  hex::DartRound dart() const { return {rounds_since_dart, dart_round, aim, 0}; }
 
   // --- State (see the invariants above) ---
   Rules rules;

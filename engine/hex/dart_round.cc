@@ -189,6 +189,14 @@ absl::StatusOr<DartAction> ParseDartAction(TurnPhase phase, std::string_view act
         out.kind = DartAction::Kind::kSkip;
         return out;
       }
+      if (letters.letters.empty()) {
+        if (!StartsWith(action, "place ")) return Expected("place q,r or skip", action);
+        absl::StatusOr<int> cell = cell_after("place ");
+        if (!cell.ok()) return cell.status();
+        out.kind = DartAction::Kind::kPlace;
+        out.cell = *cell;
+        return out;
+      }
       if (!PlacementShaped(action)) {
         return Expected(absl::StrCat("place ", ToAbsl(letters.expected), " q,r or skip"), action);
       }
@@ -228,6 +236,10 @@ std::string PlacementAction(const Grid& grid, char letter, int cell) {
   return absl::StrCat("place ", std::string(1, letter), " ", CellName(grid, cell));
 }
 
+std::string PlacementAction(const Grid& grid, int cell) {
+  return "place " + CellName(grid, cell);
+}
+
 std::string PenaltyAction(const Grid& grid, int cell) {
   return "penalty " + CellName(grid, cell);
 }
@@ -257,6 +269,10 @@ std::optional<absl::StatusOr<ActionFacts>> DescribeDartAction(std::string_view a
     status = cell_after("aim ");
   } else if (action == kSkipAction) {
     facts.kind = kActionPlacement;
+  } else if (StartsWith(action, "place ") && letters.letters.empty()) {
+    facts.kind = kActionPlacement;
+    status = cell_after("place ");
+    facts.irreversible = true;
   } else if (StartsWith(action, "place ")) {
     facts.kind = kActionPlacement;
     if (!PlacementShaped(action) || !KnownLetter(letters, action[6])) {

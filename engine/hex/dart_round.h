@@ -19,7 +19,8 @@
 // texts, their parsing with precise statuses, their listing, their ActionFacts and the chance
 // outcomes are here, so every game writes darts byte for byte alike.
 //
-// Stable API: Chestonia Go builds its darts on this header; change it only compatibly.
+// Stable API: Chestonia chess, checkers and Go build their darts on this header; change it only
+// compatibly.
 #pragma once
 
 #include <cstdint>
@@ -74,7 +75,8 @@ struct DartRound {
   int8_t rounds_since_dart = 0;  // full rounds completed since the last dart round
   bool dart_round = false;       // the current round is a dart round
   int16_t aim = -1;              // while landing: the aim cell
-  int8_t reward_zone = 0;        // while placing: the zone that paid (1..3)
+  int8_t reward_zone = 0;        // while placing: the zone that paid (1..3); 0 in a game whose
+                                 // reward does not depend on the zone (Chestonia Go)
 
   // At a round boundary: counts the round that ended and returns whether the round chance
   // (step 1) is owed now. Always false when `darts_on` is false.
@@ -109,7 +111,9 @@ std::vector<ChanceOutcome> ChanceOutcomesOf(TurnPhase phase, const DartRound& ro
                                             const Grid& grid);
 
 // --- Actions -------------------------------------------------------------------------------
-// How a game names its reward pieces in the action texts and their error messages.
+// How a game names its reward pieces in the action texts and their error messages. A game whose
+// reward is one kind of piece (Chestonia Go's stone) leaves every field empty: its placements
+// read "place q,r".
 struct RewardLetters {
   std::string_view letters;         // every piece letter the game's texts use, e.g. "PNBRQK"
   std::string_view expected;        // in "expected place <expected> q,r or skip", e.g. "<piece>"
@@ -134,6 +138,7 @@ absl::StatusOr<DartAction> ParseDartAction(TurnPhase phase, std::string_view act
 // The texts of the actions of a decision phase, unsorted.
 std::vector<std::string> AimActions(const Grid& grid);
 std::string PlacementAction(const Grid& grid, char letter, int cell);  // "place M 2,-6"
+std::string PlacementAction(const Grid& grid, int cell);               // "place 2,-6"
 std::string PenaltyAction(const Grid& grid, int cell);                 // "penalty 1,-6"
 inline constexpr std::string_view kSkipAction = "skip";
 

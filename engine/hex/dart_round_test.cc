@@ -174,6 +174,31 @@ TEST(DartRoundTest, FactsOfDartActionsAndNoneForMoves) {
   EXPECT_TRUE((*penalty)->irreversible);
 }
 
+TEST(DartRoundTest, PlacementsWithoutALetterForAOneKindReward) {
+  constexpr RewardLetters kStone{};  // Chestonia Go: the reward is always a stone
+  DartRound round;
+  absl::StatusOr<DartAction> place =
+      ParseDartAction(TurnPhase::kPlacement, "place 2,-3", Board(), round, kStone);
+  ASSERT_TRUE(place.ok()) << place.status();
+  EXPECT_EQ(place->kind, DartAction::Kind::kPlace);
+  EXPECT_EQ(place->cell, Board().Index({2, -3}));
+  EXPECT_EQ(PlacementAction(Board(), place->cell), "place 2,-3");
+  EXPECT_EQ(ParseDartAction(TurnPhase::kPlacement, "skip", Board(), round, kStone)->kind,
+            DartAction::Kind::kSkip);
+  EXPECT_EQ(
+      ParseDartAction(TurnPhase::kPlacement, "put 2,-3", Board(), round, kStone).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      ParseDartAction(TurnPhase::kPlacement, "place 9,9", Board(), round, kStone).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  std::optional<absl::StatusOr<ActionFacts>> facts =
+      DescribeDartAction("place 2,-3", Board(), kStone);
+  ASSERT_TRUE(facts.has_value() && facts->ok());
+  EXPECT_EQ((*facts)->kind, kActionPlacement);
+  EXPECT_EQ((*facts)->cells, std::vector<std::string>{"2,-3"});
+  EXPECT_TRUE((*facts)->irreversible);
+}
+
 TEST(DartRoundTest, PhaseWordsRoundTrip) {
   for (TurnPhase p :
        {TurnPhase::kRoundChance, TurnPhase::kAim, TurnPhase::kLanding, TurnPhase::kPlacement,
