@@ -57,11 +57,11 @@ struct ChestoniaOptions {
 absl::StatusOr<ChestoniaOptions> ParseChestoniaOptions(const Variant& variant,
                                                        const std::vector<std::string>& keys,
                                                        BoardKind default_board);
-// Reads `first` (a seat letter, or a digit below `players`) for any game whose seats have
-// letters; INVALID_ARGUMENT "first=<text> is no seat".
+// Reads `first` (a seat letter, or a digit below `players`) for any hex game whose seats have
+// letters (hex checkers too); INVALID_ARGUMENT "first=<text> is no seat".
 absl::StatusOr<int> ParseFirstSeat(const Variant& variant, int players,
                                    int (*seat_from_letter)(int players, char letter));
-// INVALID_ARGUMENT unless movecap is 0 (none) or positive.
+// Reads movecap (hex checkers too); INVALID_ARGUMENT unless 0 (none) or positive.
 absl::StatusOr<int> ParseMoveCap(const Variant& variant);
 
 }  // namespace arena::engine::hex

@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/hex/chestonia_rules.h"
+#include "engine/hex/chestonia_state.h"
 #include "engine/hex_checkers/movegen.h"
 #include "engine/hex_checkers/notation.h"
 
@@ -43,21 +45,14 @@ absl::StatusOr<Rules> RulesFromVariant(const Variant& variant) {
   if (*radius < kMinRadius || *radius > kMaxRadius) {
     return absl::InvalidArgumentError(absl::StrCat("radius must be 4 to 8, got ", *radius));
   }
-  absl::StatusOr<int> movecap = variant.GetInt("movecap", 0);
+  absl::StatusOr<int> movecap = hex::ParseMoveCap(variant);
   if (!movecap.ok()) return movecap.status();
-  if (*movecap < 0) return absl::InvalidArgumentError("movecap must be 0 (none) or positive");
   rules.players = *players;
   rules.radius = *radius;
   rules.movecap = *movecap;
-  const std::string first = variant.Get("first", "0");
-  int seat = -1;
-  if (first.size() == 1 && first[0] >= '0' && first[0] < '0' + rules.players) {
-    seat = first[0] - '0';
-  } else if (first.size() == 1) {
-    seat = SeatFromLetter(rules.players, first[0]);
-  }
-  if (seat < 0) return absl::InvalidArgumentError(absl::StrCat("first=", first, " is no seat"));
-  rules.first = seat;
+  absl::StatusOr<int> first = hex::ParseFirstSeat(variant, rules.players, &SeatFromLetter);
+  if (!first.ok()) return first.status();
+  rules.first = *first;
   return rules;
 }
 
@@ -161,10 +156,7 @@ std::string HexCheckersState::Serialize() const {
 }
 
 uint64_t HexCheckersState::Hash() const {
-  // FNV-1a over the serialization: equal states hash equally, across processes too.
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : Serialize()) h = (h ^ c) * 1099511628211ULL;
-  return h;
+  return hex::TextHash(Serialize());
 }
 
 std::string HexCheckersState::Render(const RenderOptions& options) const {
@@ -247,7 +239,7 @@ BoardView HexCheckersState::Board(int perspective) const {
   BoardView view;
   view.game = "hex-checkers";
   view.shape = "hex";
-  view.perspective = perspective >= 0 && perspective < r.players ? perspective : 0;
+  view.perspective = hex::PerspectiveOrZero(perspective, r.players);
   view.seats = Seats();
   // Turning by (3 - face) sixths puts the perspective seat's edge at the bottom (r = +R).
   const int to_view = ((3 - pos_.layout().face[view.perspective]) % 6 + 6) % 6;

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/hex/cell_set.h"
 #include "engine/hex/geometry.h"
 
 namespace arena::engine::hex_checkers {
@@ -48,23 +49,7 @@ constexpr int SeatOf(Piece p) {
 }
 
 // A set of cells in four 64-bit words (up to 256 cells).
-struct CellSet {
-  std::array<uint64_t, 4> w{};
-  void Set(int c) { w[c >> 6] |= uint64_t{1} << (c & 63); }
-  void Clear(int c) { w[c >> 6] &= ~(uint64_t{1} << (c & 63)); }
-  bool Test(int c) const { return (w[c >> 6] >> (c & 63)) & 1; }
-  bool Empty() const { return (w[0] | w[1] | w[2] | w[3]) == 0; }
-  int Count() const {
-    return std::popcount(w[0]) + std::popcount(w[1]) + std::popcount(w[2]) + std::popcount(w[3]);
-  }
-  template <class F>
-  void ForEach(F&& f) const {
-    for (int i = 0; i < 4; ++i) {
-      for (uint64_t b = w[i]; b; b &= b - 1) f(i * 64 + std::countr_zero(b));
-    }
-  }
-  friend bool operator==(const CellSet&, const CellSet&) = default;
-};
+using CellSet = hex::CellSet<4>;
 
 // --- Faces, seats and armies (RULES-NOTES, hex checkers) ------------------------------------
 // Faces are hex::Grid's: 0 r = -R, 1 q = +R, 2 s = -R, 3 r = +R, 4 q = -R, 5 s = +R. Face f is
