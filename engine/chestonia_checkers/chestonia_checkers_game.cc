@@ -35,13 +35,8 @@ absl::StatusOr<Rules> RulesFromVariant(const Variant& variant) {
     return absl::InvalidArgumentError(absl::StrCat("setup must be normal or long, got ", setup));
   }
   Rules rules;
-  rules.players = options->players;
+  hex::SetOptions(*options, rules);
   rules.setup = setup == "long" ? Setup::kLong : Setup::kNormal;
-  rules.board = options->board;
-  rules.darts = options->darts;
-  rules.reverse = options->reverse;
-  rules.movecap = options->movecap;
-  rules.first = options->first;
   return rules;
 }
 

@@ -62,10 +62,6 @@ namespace {
 
 using hex::BadPositionText;
 
-hex::ChestoniaOptions OptionsOf(const Rules& r) {
-  return {r.players, r.board, r.darts, r.reverse, r.movecap, r.first};
-}
-
 }  // namespace
 
 std::string SerializePosition(const Position& pos) {
@@ -83,7 +79,7 @@ std::string SerializePosition(const Position& pos) {
   const std::string result = hex::ResultText(pos.phase == Phase::kOver, pos.draw, pos.winner, n,
                                              EndReasonName(pos.reason));
   return absl::StrCat("chestonia-checkers ",
-                      hex::RulesText(OptionsOf(pos.rules),
+                      hex::RulesText(hex::OptionsOf(pos.rules),
                                      absl::StrCat(" setup=", ToAbsl(SetupName(pos.rules.setup)))),
                       " turn=", seat(pos.turn), " phase=", ToAbsl(hex::TurnPhaseWord(pos.phase)),
                       " pieces=", pieces.empty() ? "-" : absl::StrJoin(pieces, ";"),
@@ -103,20 +99,15 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   absl::StatusOr<hex::PositionFields> fields =
       hex::PositionFields::Parse(text, "chestonia-checkers", kKeys);
   if (!fields.ok()) return fields.status();
-  absl::StatusOr<hex::ChestoniaOptions> options = fields->Rules(OptionsOf(defaults));
+  absl::StatusOr<hex::ChestoniaOptions> options = fields->Rules(hex::OptionsOf(defaults));
   if (!options.ok()) return options.status();
   const std::string setup = fields->Get("setup", std::string(SetupName(defaults.setup)));
   if (setup != "normal" && setup != "long") {
     return BadPositionText(absl::StrCat("unknown setup ", setup));
   }
   Rules rules = defaults;
-  rules.players = options->players;
+  hex::SetOptions(*options, rules);
   rules.setup = setup == "long" ? Setup::kLong : Setup::kNormal;
-  rules.board = options->board;
-  rules.darts = options->darts;
-  rules.reverse = options->reverse;
-  rules.movecap = options->movecap;
-  rules.first = options->first;
   const int n = rules.players;
 
   Position pos(rules);

@@ -61,10 +61,6 @@ namespace {
 
 using hex::BadPositionText;
 
-hex::ChestoniaOptions OptionsOf(const Rules& r) {
-  return {r.players, r.board, r.darts, r.reverse, r.movecap, r.first};
-}
-
 }  // namespace
 
 std::string SerializePosition(const Position& pos) {
@@ -83,7 +79,7 @@ std::string SerializePosition(const Position& pos) {
   const std::string result = hex::ResultText(pos.phase == Phase::kOver, pos.draw, pos.winner, n,
                                              EndReasonName(pos.reason));
   return absl::StrCat(
-      "chestonia-chess ", hex::RulesText(OptionsOf(pos.rules)), " turn=", seat(pos.turn),
+      "chestonia-chess ", hex::RulesText(hex::OptionsOf(pos.rules)), " turn=", seat(pos.turn),
       " phase=", ToAbsl(hex::TurnPhaseWord(pos.phase)),
       " pieces=", pieces.empty() ? "-" : absl::StrJoin(pieces, ";"),
       " out=", out_seats.empty() ? "-" : out_seats, " moves=", pos.moves_played,
@@ -101,15 +97,10 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   absl::StatusOr<hex::PositionFields> fields =
       hex::PositionFields::Parse(text, "chestonia-chess", kKeys);
   if (!fields.ok()) return fields.status();
-  absl::StatusOr<hex::ChestoniaOptions> options = fields->Rules(OptionsOf(defaults));
+  absl::StatusOr<hex::ChestoniaOptions> options = fields->Rules(hex::OptionsOf(defaults));
   if (!options.ok()) return options.status();
   Rules rules = defaults;
-  rules.players = options->players;
-  rules.board = options->board;
-  rules.darts = options->darts;
-  rules.reverse = options->reverse;
-  rules.movecap = options->movecap;
-  rules.first = options->first;
+  hex::SetOptions(*options, rules);
   const int n = rules.players;
 
   Position pos(rules);

@@ -47,12 +47,7 @@ absl::StatusOr<Rules> RulesFromVariant(const Variant& variant) {
       variant, ChestoniaGoGame::Instance().VariantKeys(), BoardKind::kAlternating);
   if (!options.ok()) return options.status();
   Rules rules;
-  rules.players = options->players;
-  rules.board = options->board;
-  rules.darts = options->darts;
-  rules.reverse = options->reverse;
-  rules.movecap = options->movecap;
-  rules.first = options->first;
+  hex::SetOptions(*options, rules);
   return rules;
 }
 

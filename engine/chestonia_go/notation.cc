@@ -32,10 +32,6 @@ namespace {
 
 using hex::BadPositionText;
 
-hex::ChestoniaOptions OptionsOf(const Rules& r) {
-  return {r.players, r.board, r.darts, r.reverse, r.movecap, r.first};
-}
-
 }  // namespace
 
 std::string SerializePosition(const Position& pos, const BoardHistory& history) {
@@ -55,7 +51,7 @@ std::string SerializePosition(const Position& pos, const BoardHistory& history) 
   std::vector<std::string> hashes;
   hashes.reserve(history.hashes().size());
   for (uint64_t h : history.hashes()) hashes.push_back(absl::StrFormat("%x", h));
-  return absl::StrCat("chestonia-go ", hex::RulesText(OptionsOf(pos.rules)),
+  return absl::StrCat("chestonia-go ", hex::RulesText(hex::OptionsOf(pos.rules)),
                       " turn=", seat(pos.turn), " phase=", ToAbsl(hex::TurnPhaseWord(pos.phase)),
                       " stones=", stones, " out=", absl::StrJoin(out, "/"), " passes=", pos.passes,
                       " counts=", pos.counts, " moves=", pos.moves_played,
@@ -75,15 +71,10 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   absl::StatusOr<hex::PositionFields> fields =
       hex::PositionFields::Parse(text, "chestonia-go", kKeys);
   if (!fields.ok()) return fields.status();
-  absl::StatusOr<hex::ChestoniaOptions> options = fields->Rules(OptionsOf(defaults));
+  absl::StatusOr<hex::ChestoniaOptions> options = fields->Rules(hex::OptionsOf(defaults));
   if (!options.ok()) return options.status();
   Rules rules = defaults;
-  rules.players = options->players;
-  rules.board = options->board;
-  rules.darts = options->darts;
-  rules.reverse = options->reverse;
-  rules.movecap = options->movecap;
-  rules.first = options->first;
+  hex::SetOptions(*options, rules);
   const int n = rules.players;
 
   Position pos(rules);

@@ -50,6 +50,20 @@ struct ChestoniaOptions {
   int movecap = 0;  // 0 = none
   int first = 0;    // the seat that leads
 };
+// The shared switches of a game's Rules (which names its fields alike), and back.
+template <class Rules>
+ChestoniaOptions OptionsOf(const Rules& r) {
+  return {r.players, r.board, r.darts, r.reverse, r.movecap, r.first};
+}
+template <class Rules>
+void SetOptions(const ChestoniaOptions& o, Rules& r) {
+  r.players = o.players;
+  r.board = o.board;
+  r.darts = o.darts;
+  r.reverse = o.reverse;
+  r.movecap = o.movecap;
+  r.first = o.first;
+}
 // Checks `variant` against `keys` (every key the game accepts) and reads players (2|3, default
 // 2), board (default `default_board`), darts (default on for circles and target), reverse
 // (default off), movecap (0 = none, default 0) and first (seat letter or index, default 0).
