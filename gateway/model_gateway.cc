@@ -1,5 +1,6 @@
 #include "gateway/model_gateway.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
@@ -305,6 +306,9 @@ void ModelGateway::ChooseMove(const ModelTurnRequest& request, TurnDone done) {
   if (request.max_reprompts() < 0 || request.max_reprompts() > 10) {
     return refuse(absl::InvalidArgumentError("max_reprompts must be within 0..10"));
   }
+  if (!request.clue_move().empty() && (request.clue_level() < 1 || request.clue_level() > 8)) {
+    return refuse(absl::InvalidArgumentError("a clue needs its bot's level, 1..8"));
+  }
   std::shared_ptr<const SecretKey> key;
   if (!request.key_handle().empty()) {
     const int key_seat = request.has_key_seat() ? request.key_seat() : request.seat();
@@ -342,6 +346,18 @@ void ModelGateway::ChooseMove(const ModelTurnRequest& request, TurnDone done) {
     return refuse(absl::FailedPreconditionError(absl::StrCat("the request says '", request.owed(),
                                                              "' is owed but the position owes '",
                                                              turn->phase, "'")));
+  }
+  if (!request.clue_move().empty()) {
+    // The clue is a suggestion, never a reason to refuse the turn: one that is not a legal
+    // action of this position (stale, or mistaken) is left out of the prompt.
+    if (std::find(turn->legal.begin(), turn->legal.end(), request.clue_move()) !=
+        turn->legal.end()) {
+      turn->clue_move = request.clue_move();
+      turn->clue_level = request.clue_level();
+    } else {
+      common::LogWarning("clue is not a legal action here; the prompt leaves it out",
+                         {{"game_id", request.game_id()}, {"seat", request.seat()}});
+    }
   }
   int reprompts =
       request.max_reprompts() > 0 ? request.max_reprompts() : options_.default_max_reprompts;

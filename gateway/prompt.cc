@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
@@ -124,6 +125,8 @@ std::string BuildTurnPrompt(const TurnPosition& turn) {
     absl::StrAppend(&out, "Legal moves (choose exactly one): ", absl::StrJoin(turn.legal, " "),
                     "\n");
   }
+  if (!turn.clue_move.empty())
+    absl::StrAppend(&out, ClueLine(turn.clue_move, turn.clue_level), "\n");
   absl::StrAppend(&out,
                   "\nAnswer with one JSON object and nothing else: {\"move\": \"<move>\", "
                   "\"reasoning\": \"<why, briefly>\"}.\n");
@@ -151,6 +154,43 @@ absl::StatusOr<PromptedPosition> FindPromptedPosition(const std::string& prompt)
   if (p.variant == "(default)") p.variant.clear();
   if (p.game_id.empty()) return absl::NotFoundError("no game id");
   return p;
+}
+
+namespace {
+constexpr char kClueLevelEnd[] = " bot suggests): ";
+constexpr char kClueLineEnd[] = " -- you may follow it or not.";
+}  // namespace
+
+std::string ClueLine(const std::string& move, int level) {
+  return absl::StrCat(kClueLinePrefix, level, kClueLevelEnd, move, kClueLineEnd);
+}
+
+absl::StatusOr<PromptedClue> FindPromptedClue(const std::string& prompt) {
+  // The line starts a line of its own.
+  size_t at = 0;
+  while (true) {
+    at = prompt.find(kClueLinePrefix, at);
+    if (at == std::string::npos) return absl::NotFoundError("no clue line");
+    if (at == 0 || prompt[at - 1] == '\n') break;
+    ++at;
+  }
+  const size_t nl = prompt.find('\n', at);
+  const absl::string_view line =
+      absl::string_view(prompt).substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+  absl::string_view rest = line.substr(sizeof(kClueLinePrefix) - 1);
+  const size_t level_end = rest.find(kClueLevelEnd);
+  if (level_end == absl::string_view::npos || !absl::EndsWith(rest, kClueLineEnd)) {
+    return absl::NotFoundError("a malformed clue line");
+  }
+  PromptedClue clue;
+  if (!absl::SimpleAtoi(rest.substr(0, level_end), &clue.level)) {
+    return absl::NotFoundError("a clue line without a level");
+  }
+  rest.remove_prefix(level_end + sizeof(kClueLevelEnd) - 1);
+  rest.remove_suffix(sizeof(kClueLineEnd) - 1);
+  clue.move = std::string(rest);
+  if (clue.move.empty()) return absl::NotFoundError("a clue line without a move");
+  return clue;
 }
 
 }  // namespace arena::gateway

@@ -6,8 +6,9 @@
 // serialization between the markers kPositionBegin/kPositionEnd (machine-readable: the local
 // stand-in for Abacus reads it back) and as the board view's drawing from the seat's own edge,
 // the move history, the seat's name, what is owed with an example taken from the seat's own
-// legal actions, the legal moves when the table shows them, and the answer
-// format: one JSON object {"move": "...", "reasoning": "..."}; a final line "MOVE: ..." is
+// legal actions, the legal moves when the table shows them, at a table with clues the clue (one
+// labelled line: the move a bot of a named level suggests, which the model may ignore), and the
+// answer format: one JSON object {"move": "...", "reasoning": "..."}; a final line "MOVE: ..." is
 // accepted too. How the answer is read is gateway/move_extraction.h.
 #pragma once
 
@@ -34,6 +35,10 @@ struct TurnPosition {
   std::vector<std::string> legal;  // the seat's legal actions, canonical text
   std::string phase;               // what is owed
   bool show_legal_moves = false;
+  // The clue of a table with clues on (one of `legal`, and the suggesting bot's level 1..8);
+  // empty: no clue, and the prompt has no clue line.
+  std::string clue_move;
+  int clue_level = 0;
 };
 
 // Parses `position` (the state's serialization) for `game_id`. INVALID_ARGUMENT for an
@@ -59,5 +64,15 @@ struct PromptedPosition {
   std::string position;
 };
 absl::StatusOr<PromptedPosition> FindPromptedPosition(const std::string& prompt);
+
+// The clue line: "Clue (a level-4 bot suggests): e2e4 -- you may follow it or not."
+inline constexpr char kClueLinePrefix[] = "Clue (a level-";
+std::string ClueLine(const std::string& move, int level);
+// The clue a prompt carries (its move and level), or NOT_FOUND when it has no clue line.
+struct PromptedClue {
+  std::string move;
+  int level = 0;
+};
+absl::StatusOr<PromptedClue> FindPromptedClue(const std::string& prompt);
 
 }  // namespace arena::gateway

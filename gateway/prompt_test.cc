@@ -85,6 +85,41 @@ TEST_F(ChessPromptTest, PromptHasRulesPositionTurnAndFormat) {
   EXPECT_THAT(BuildTurnPrompt(turn_), HasSubstr("e2e4"));
 }
 
+// At a clue table the prompt carries the clue on one labelled line of its own, which the mock
+// (and anyone) can read back; without a clue there is no such line.
+TEST_F(ChessPromptTest, ClueLineOnlyWhenTheTurnHasAClue) {
+  const std::string without = BuildTurnPrompt(turn_);
+  EXPECT_THAT(without, Not(HasSubstr("Clue")));
+  EXPECT_THAT(without, Not(HasSubstr("suggests")));
+  EXPECT_EQ(FindPromptedClue(without).status().code(), absl::StatusCode::kNotFound);
+
+  turn_.clue_move = "g1f3";
+  turn_.clue_level = 4;
+  const std::string with = BuildTurnPrompt(turn_);
+  const std::string line = "\nClue (a level-4 bot suggests): g1f3 -- you may follow it or not.\n";
+  EXPECT_THAT(with, HasSubstr(line));
+  EXPECT_EQ(with.find("Clue ("), with.rfind("Clue ("));  // one line, once
+  EXPECT_EQ(ClueLine("g1f3", 4), line.substr(1, line.size() - 2));
+  auto clue = FindPromptedClue(with);
+  ASSERT_TRUE(clue.ok()) << clue.status();
+  EXPECT_EQ(clue->move, "g1f3");
+  EXPECT_EQ(clue->level, 4);
+  // The rest of the prompt is the same, and the mock still finds the position.
+  EXPECT_EQ(with.size(), without.size() + line.size() - 1);
+  auto found = FindPromptedPosition(with);
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->game_id, "chess");
+
+  // Multi-word actions (a dart aim, a placement) read back whole.
+  EXPECT_EQ(FindPromptedClue("x\n" + ClueLine("aim 1,2", 3) + "\ny")->move, "aim 1,2");
+  // A line that only mentions the words is no clue line.
+  EXPECT_FALSE(FindPromptedClue("say Clue (a level-4 bot suggests): e2e4 -- you may follow it "
+                                "or not.")
+                   .ok());
+  EXPECT_FALSE(
+      FindPromptedClue("Clue (a level-x bot suggests): e2e4 -- you may follow it or not.").ok());
+}
+
 TEST_F(ChessPromptTest, LoadRefusesTheWrongSeatAndBadPositions) {
   EXPECT_EQ(LoadTurnPosition("chess", "", turn_.state->Serialize(), 1, {}, false).status().code(),
             absl::StatusCode::kFailedPrecondition);
