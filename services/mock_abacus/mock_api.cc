@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/game.h"
 #include "gateway/prompt.h"
@@ -111,9 +112,13 @@ void MockAbacus::CompetentReply(ParsedChat& chat) const {
   chat.move = legal[pick];
   chat.other = legal.size() > 1 ? legal[(pick + 1) % legal.size()] : "";
   chat.competent_ok = true;
-  chat.competent =
-      json({{"move", chat.move}, {"reasoning", "It develops my position and keeps my king safe."}})
-          .dump();
+  std::string reasoning = "It develops my position and keeps my king safe.";
+  // Says which clue the prompt carried, so a test can see what reached the upstream (the
+  // move played is the mock's own either way).
+  if (auto clue = gateway::FindPromptedClue(chat.user_text); clue.ok()) {
+    absl::StrAppend(&reasoning, " My prompt's clue: ", clue->move, " (level ", clue->level, ").");
+  }
+  chat.competent = json({{"move", chat.move}, {"reasoning", reasoning}}).dump();
 }
 
 MockAbacus::ParsedChat& MockAbacus::Parse(const std::string& body) {

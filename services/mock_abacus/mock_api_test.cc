@@ -10,11 +10,13 @@ namespace {
 
 using nlohmann::json;
 
-std::string ChessBody(const std::string& model) {
+std::string ChessBody(const std::string& model, const std::string& clue = "") {
   const engine::Game* chess = engine::FindGame("chess");
   auto state = chess->NewInitialState(engine::Variant());
   auto turn = gateway::LoadTurnPosition("chess", "", (*state)->Serialize(), 0, {}, true);
   EXPECT_TRUE(turn.ok());
+  turn->clue_move = clue;
+  turn->clue_level = clue.empty() ? 0 : 4;
   return json({{"model", model},
                {"max_tokens", 256},
                {"messages",
@@ -45,6 +47,22 @@ TEST(MockAbacusTest, RepeatedBodiesAnswerAlikeAndAreEachCharged) {
   ASSERT_TRUE(broke.ok());
   EXPECT_EQ(broke->Handle("POST", "/v1/chat/completions", "Bearer k1", body).status, 200);
   EXPECT_EQ(broke->Handle("POST", "/v1/chat/completions", "Bearer k1", body).status, 400);
+}
+
+// A competent model says in its reasoning which clue its prompt carried (and none without).
+TEST(MockAbacusTest, CompetentReasoningNamesThePromptsClue) {
+  auto mock = MockAbacus::Make("k1:1000000", {});
+  ASSERT_TRUE(mock.ok());
+  auto reasoning = [&](const std::string& clue) {
+    MockResponse r = mock->Handle("POST", "/v1/chat/completions", "Bearer k1",
+                                  ChessBody("mock-competent", clue));
+    EXPECT_EQ(r.status, 200) << r.body;
+    json content =
+        json::parse(json::parse(r.body)["choices"][0]["message"]["content"].get<std::string>());
+    return content["reasoning"].get<std::string>();
+  };
+  EXPECT_EQ(reasoning("").find("clue"), std::string::npos);
+  EXPECT_NE(reasoning("g1f3").find("My prompt's clue: g1f3 (level 4)."), std::string::npos);
 }
 
 // History-dependent behaviour is decided per call, not cached with the parse.
