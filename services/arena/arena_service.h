@@ -7,7 +7,6 @@
 // delays ledger calls.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "clients/service_clients.h"
 #include "common/work_queue.h"
 #include "services/arena/accounts.h"
+#include "services/arena/clues.h"
 #include "services/arena/league_runner.h"
 #include "services/arena/ledger.h"
 #include "services/arena/model_catalogue.h"
@@ -39,7 +39,7 @@ struct PlayDeps {
   SeatDriver* driver = nullptr;
   LeagueRunner* leagues = nullptr;
   ModelCatalogue* catalogue = nullptr;
-  int clue_level = 4;
+  ClueMaker* clues = nullptr;  // shared with the seat driver (model seats get clues too)
 };
 
 // Quotas at the edge (docs/security.md): token buckets, refused with RESOURCE_EXHAUSTED
@@ -51,7 +51,7 @@ struct Quotas {
   common::RateLimiter::Limit failed_signins_per_name{10, 1.0 / 60};  // 10, then 1 a minute
   common::RateLimiter::Limit tables_per_caller{20, 10.0 / 60};       // 20, then 10 a minute
   common::RateLimiter::Limit clues_per_seat{3, 12.0 / 60};           // 3, then 12 a minute
-  int max_concurrent_clues = 4;  // clue searches running at once, for everyone
+  // The clue searches running at once, for everyone, are bounded by ClueMaker (clues.h).
 };
 
 class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
@@ -157,7 +157,6 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   common::RateLimiter failed_signins_per_name_;
   common::RateLimiter tables_per_caller_;
   common::RateLimiter clues_per_seat_;
-  std::atomic<int> clues_running_{0};
 };
 
 }  // namespace arena::service

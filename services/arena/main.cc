@@ -164,14 +164,19 @@ int main(int argc, char** argv) {
                                              absl::GetFlag(FLAGS_bot_addr),
                                              absl::GetFlag(FLAGS_gateway_addr)};
   std::unique_ptr<arena::clients::ServiceClients> clients;
+  std::unique_ptr<arena::service::ClueMaker> clues;  // outlives the driver, which uses it
   std::unique_ptr<arena::service::SeatDriver> driver;
   std::unique_ptr<arena::service::LeagueRunner> leagues;
   std::unique_ptr<arena::service::ModelCatalogue> catalogue;
   arena::service::PlayDeps play;
   play.pool = pool.get();
-  play.clue_level = absl::GetFlag(FLAGS_clue_level);
-  if (play.clue_level < 1 || play.clue_level > 8) {
+  const int clue_level = absl::GetFlag(FLAGS_clue_level);
+  if (clue_level < 1 || clue_level > 8) {
     DieAtStartup(absl::InvalidArgumentError("--clue_level must be within 1..8"));
+  }
+  const int max_concurrent_clues = absl::GetFlag(FLAGS_max_concurrent_clues);
+  if (max_concurrent_clues < 1) {
+    DieAtStartup(absl::InvalidArgumentError("--max_concurrent_clues must be >= 1"));
   }
   const int bot_cap_ms = absl::GetFlag(FLAGS_bot_time_cap_ms);
   const int tick_ms = absl::GetFlag(FLAGS_league_tick_ms);
@@ -192,8 +197,10 @@ int main(int argc, char** argv) {
     clients = std::make_unique<arena::clients::ServiceClients>(addresses, std::move(identity));
     arena::service::SeatDriverOptions driver_options;
     driver_options.bot_time_cap = absl::Milliseconds(bot_cap_ms);
-    driver_options.clue_level = play.clue_level;
-    driver = std::make_unique<arena::service::SeatDriver>(*clients, *pool, ledger, driver_options);
+    // People's clues (GetClue) and model seats' (the driver) share one bound on searches.
+    clues = std::make_unique<arena::service::ClueMaker>(*clients, clue_level, max_concurrent_clues);
+    driver = std::make_unique<arena::service::SeatDriver>(*clients, *pool, ledger, driver_options,
+                                                          clues.get());
     leagues = std::make_unique<arena::service::LeagueRunner>(*clients, *pool, *driver,
                                                              absl::Milliseconds(tick_ms));
     driver->SetOnGameEnd([&leagues](const std::string&) { leagues->Wake(); });
@@ -211,6 +218,7 @@ int main(int argc, char** argv) {
         absl::Seconds(catalogue_ttl_s));
     play.catalogue = catalogue.get();
     play.clients = clients.get();
+    play.clues = clues.get();
     play.driver = driver.get();
     play.leagues = leagues.get();
     CheckOrDie(driver->ResumeAll());
@@ -232,16 +240,12 @@ int main(int argc, char** argv) {
                               absl::GetFlag(FLAGS_tables_per_minute) / 60};
   quotas.clues_per_seat = {absl::GetFlag(FLAGS_clue_burst),
                            absl::GetFlag(FLAGS_clues_per_minute) / 60};
-  quotas.max_concurrent_clues = absl::GetFlag(FLAGS_max_concurrent_clues);
   for (const auto* l :
        {&quotas.signups_per_address, &quotas.guests_per_address, &quotas.signins_per_address,
         &quotas.failed_signins_per_name, &quotas.tables_per_caller, &quotas.clues_per_seat}) {
     if (l->burst < 1 || l->per_second < 0) {
       DieAtStartup(absl::InvalidArgumentError("quota bursts must be >= 1 and rates >= 0"));
     }
-  }
-  if (quotas.max_concurrent_clues < 1) {
-    DieAtStartup(absl::InvalidArgumentError("--max_concurrent_clues must be >= 1"));
   }
   arena::service::ArenaServiceImpl service(accounts, ledger, std::move(services), workers, play,
                                            quotas);

@@ -36,7 +36,8 @@ void MicrosToTimestamp(int64_t us, google::protobuf::Timestamp* out) {
 }  // namespace
 
 absl::Status ArenaServiceImpl::PlayAvailable() const {
-  if (play_.clients == nullptr || play_.driver == nullptr || play_.leagues == nullptr) {
+  if (play_.clients == nullptr || play_.driver == nullptr || play_.leagues == nullptr ||
+      play_.clues == nullptr) {
     return absl::UnavailableError(
         "arena runs without --game_state_addr, --bot_addr and --gateway_addr: no tables");
   }
@@ -309,38 +310,18 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetClue(Ctx* ctx, const v1::ClueReq
     if (!view.has_viewer_seat() || view.viewer_seat() != req->seat()) {
       return absl::PermissionDeniedError("that credential does not hold this seat");
     }
-    // A clue is a search: bounded per seat, and in how many run at once for everyone.
+    // A person's clues are bounded per seat; the searches at once, for everyone, by ClueMaker.
     if (absl::Status s = clues_per_seat_.Check(absl::StrCat(req->game_id(), "/", req->seat()),
                                                "too many clues for this seat");
         !s.ok()) {
       return s;
     }
-    if (!view.settings().clues())
-      return absl::FailedPreconditionError("clues are off at this table");
-    if (view.status() != v1::GAME_STATUS_ACTIVE || view.to_move() != req->seat()) {
-      return absl::FailedPreconditionError("a clue is for the seat to move");
-    }
     grpc::ClientContext c;
     play_.clients->Prepare(c, absl::Seconds(10));
-    v1::ChooseMoveRequest ask;
-    ask.set_engine_game(view.engine_game());
-    *ask.mutable_variant() = view.settings().variant();
-    ask.set_position(view.position());
-    ask.set_seat(view.seats(req->seat()).engine_seat());
-    // The clue bot plays the arena's clue level, or the game's top level if that is lower.
-    const int clue_level = std::min(play_.clue_level, bots::MaxLevel(view.seats_size()));
-    ask.set_level(clue_level);
-    ask.set_time_cap_ms(3000);
-    if (clues_running_.fetch_add(1) >= quotas_.max_concurrent_clues) {
-      clues_running_.fetch_sub(1);
-      return absl::ResourceExhaustedError("clue searches are busy; retry in a second");
-    }
-    v1::ChooseMoveResponse answer;
-    grpc::Status s = play_.clients->bot().ChooseMove(&c, ask, &answer);
-    clues_running_.fetch_sub(1);
-    if (!s.ok()) return common::FromGrpc(s);
-    *resp->mutable_move() = answer.move();
-    resp->set_level(clue_level);
+    auto clue = play_.clues->Make(c, view, req->seat(), kClueSearchTime);
+    if (!clue.ok()) return clue.status();
+    *resp->mutable_move() = clue->move;
+    resp->set_level(clue->level);
     return absl::OkStatus();
   });
 }

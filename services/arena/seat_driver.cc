@@ -192,8 +192,8 @@ struct SeatDriver::Follow {
 };
 
 SeatDriver::SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
-                       SeatDriverOptions options)
-    : clients_(clients), pool_(pool), ledger_(ledger), options_(options) {}
+                       SeatDriverOptions options, ClueMaker* clues)
+    : clients_(clients), pool_(pool), ledger_(ledger), options_(options), clues_(clues) {}
 
 SeatDriver::~SeatDriver() {
   Stop();
@@ -665,6 +665,36 @@ absl::Status SaveTurn(common::PgPool& pool, const std::string& game_id, int64_t 
 
 }  // namespace
 
+std::optional<Clue> SeatDriver::ModelClue(Follow& f, const v1::GameView& view,
+                                          const DrivenSeat& d) {
+  // At a table without clues no clue is made for anyone (ClueMaker refuses one too).
+  if (clues_ == nullptr || !view.settings().clues()) return std::nullopt;
+  // The search takes from the model's own clock: a person's search time at most, and never
+  // more than a quarter of what the clock leaves (the call's deadline another quarter at most).
+  const absl::Duration left = TimeLeft(view);
+  const absl::Duration search = std::min(kClueSearchTime, left / 4);
+  if (search < absl::Milliseconds(100)) return std::nullopt;  // too little time for a clue
+  grpc::ClientContext ctx;
+  clients_.Prepare(ctx, search + std::min(absl::Seconds(2), left / 4));
+  absl::StatusOr<Clue> clue;
+  {
+    TrackedCall tracked(f.mu, f.call_ctx, &ctx, stopping_);
+    // Not the person-facing per-seat rate limit; the bound on searches at once holds.
+    clue = clues_->Make(ctx, view, d.seat, search);
+  }
+  if (!clue.ok()) {
+    if (!stopping_) {
+      common::LogWarning("no clue for the model's turn; it goes on without one",
+                         {{"game_id", f.table.game_id},
+                          {"seat", d.seat},
+                          {"code", static_cast<int>(clue.status().code())},
+                          {"error", std::string(clue.status().message())}});
+    }
+    return std::nullopt;
+  }
+  return *std::move(clue);
+}
+
 void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat& d) {
   const std::string& game_id = f.table.game_id;
   const int64_t seq = view.last_sequence();
@@ -727,6 +757,9 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
       }
     }
     const std::vector<std::string>& history = f.history;
+    // One clue per turn (clue tables only), asked before the first gateway call and kept for
+    // every re-ask of the turn; a restarted driver asks for a fresh one.
+    const std::optional<Clue> clue = ModelClue(f, view, d);
     bool answered = false;
     int provider_faults = 0;
     while (!answered && !stopping_) {
@@ -770,6 +803,10 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
       ask.set_key_handle(own_key ? d.key_handle : "");
       ask.set_cost_cap_microcredits(own_key ? 0 : t.hold_amount);
       ask.set_max_reprompts(policy.max_reprompts());
+      if (clue.has_value()) {
+        ask.set_clue_move(clue->move.text());
+        ask.set_clue_level(clue->level);
+      }
       absl::Duration budget = std::min(options_.gateway_timeout, TimeLeft(view));
       if (budget < absl::Milliseconds(50)) {
         release();

@@ -18,7 +18,7 @@
 // forfeited or (league games) the game voided. A seat that forfeits `forfeits_before_resign`
 // turns in a row resigns, so a table of failing models cannot pass turns for ever. A lost per-game
 // key (gateway restart) pauses the seat: its turns follow the clock until the owner supplies the
-// key again.
+// key again. At a table with clues on, a model's prompt carries the clue a person would get.
 #pragma once
 
 #include <atomic>
@@ -36,6 +36,7 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.pb.h"
 #include "clients/service_clients.h"
+#include "services/arena/clues.h"
 #include "services/arena/ledger.h"
 #include "services/common/pg_pool.h"
 
@@ -89,7 +90,6 @@ struct SeatDriverOptions {
   absl::Duration gateway_timeout = absl::Seconds(120);
   absl::Duration hold_timeout = absl::Minutes(10);  // longer than any turn it covers
   absl::Duration retry_backoff = absl::Milliseconds(200);
-  int clue_level = 4;
   // Move-cap adjudication (services/arena/adjudication.h): the search's time and the margin.
   absl::Duration adjudication_time = absl::Seconds(2);
   int adjudication_margin_cp = 400;
@@ -97,8 +97,10 @@ struct SeatDriverOptions {
 
 class SeatDriver {
  public:
+  // `clues` (may be null: model seats then get no clues) makes the clues of model seats at
+  // tables with clues on, the same way a person's are made (services/arena/clues.h).
   SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
-             SeatDriverOptions options);
+             SeatDriverOptions options, ClueMaker* clues = nullptr);
   ~SeatDriver();
 
   // Records a table arena created (in the caller's transaction).
@@ -129,6 +131,9 @@ class SeatDriver {
   void MaybeAct(Follow& f, const v1::GameView& view);
   void BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& seat);
   void ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat& seat);
+  // The clue for a model seat's turn at a table with clues on; nothing (and no search) at a
+  // table without, and nothing when the clue cannot be had in time (the turn goes on).
+  std::optional<Clue> ModelClue(Follow& f, const v1::GameView& view, const DrivenSeat& seat);
   // Submits an action for `seat`; true when it was applied (now or by an earlier try).
   bool Submit(Follow& f, const v1::GameView& view, int seat, v1::ActionKind kind,
               const std::string& text, const std::string& annotation);
@@ -145,6 +150,7 @@ class SeatDriver {
   common::PgPool& pool_;
   ledger::Ledger& ledger_;
   const SeatDriverOptions options_;
+  ClueMaker* const clues_;
   std::function<void(const std::string&)> on_end_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Follow>> follows_;
