@@ -58,7 +58,8 @@ inline constexpr size_t kMaxTokensTried = 600;
 
 // Maps what a model wrote to the canonical legal action it means: the canonical text, the
 // same case-insensitively, or another notation the game's Apply accepts (e.g. SAN for chess)
-// that leads to the same position as exactly one legal action.
+// that leads to the same position as exactly one legal action; failing that, since a turn's
+// list is bounded (kMaxLegalListed), any text Apply accepts is taken as written.
 class LegalMatcher {
  public:
   explicit LegalMatcher(const TurnPosition& turn) : turn_(turn) {}
@@ -90,6 +91,9 @@ class LegalMatcher {
         break;
       }
     }
+    // A turn beyond a bounded list (kMaxLegalListed) is legal all the same: Apply accepted it.
+    // (A complete list never gets here: every legal text leads to a listed action's position.)
+    if (!out) out = candidate;
     return out;
   }
 
@@ -388,9 +392,7 @@ Extraction ExtractMove(const std::string& content, const std::string& finish_rea
 std::string RepromptText(const Extraction& extraction, const TurnPosition& turn) {
   std::string out = absl::StrCat("Your previous answer could not be used: ", extraction.reason,
                                  ". It is still your turn; you owe ", OwedText(turn), ".");
-  if (turn.show_legal_moves) {
-    absl::StrAppend(&out, " Legal moves: ", absl::StrJoin(turn.legal, " "), ".");
-  }
+  if (turn.show_legal_moves) absl::StrAppend(&out, " ", LegalMovesText(turn), ".");
   absl::StrAppend(&out,
                   " Answer with one JSON object and nothing else: {\"move\": \"<move>\", "
                   "\"reasoning\": \"<why, briefly>\"}.");

@@ -51,7 +51,7 @@ absl::StatusOr<TurnPosition> LoadTurnPosition(const std::string& game_id,
     return absl::FailedPreconditionError(
         absl::StrCat("it is not seat ", seat, "'s turn (to move: ", turn.state->ToMove(), ")"));
   }
-  turn.legal = turn.state->LegalActions();
+  turn.legal = turn.state->BoundedLegalActions(kMaxLegalListed);
   if (turn.legal.empty()) return absl::FailedPreconditionError("the seat has no legal action");
   turn.phase = turn.state->Phase();
   turn.history = std::move(history);
@@ -72,6 +72,15 @@ std::string OwedText(const TurnPosition& turn) {
   // The example is one of the seat's own legal actions, so its form is exactly the engine's.
   return absl::StrCat("a ", turn.phase, " action, written ", format->format, ". ", format->meaning,
                       " For example: ", turn.legal.front());
+}
+
+std::string LegalMovesText(const TurnPosition& turn) {
+  if (turn.legal.size() <= kMaxLegalShown) {
+    return absl::StrCat("Legal moves (choose exactly one): ", absl::StrJoin(turn.legal, " "));
+  }
+  return absl::StrCat("Legal moves (", kMaxLegalShown, " of the ", turn.legal.size(),
+                      " found; any other legal move is accepted too; choose exactly one): ",
+                      absl::StrJoin(turn.legal.begin(), turn.legal.begin() + kMaxLegalShown, " "));
 }
 
 std::string SystemPrompt() {
@@ -121,10 +130,7 @@ std::string BuildTurnPrompt(const TurnPosition& turn) {
   }
   absl::StrAppend(&out, "\nYou play ", SeatName(turn), " (seat ", turn.seat,
                   "). It is your turn. You owe ", OwedText(turn), ".\n");
-  if (turn.show_legal_moves) {
-    absl::StrAppend(&out, "Legal moves (choose exactly one): ", absl::StrJoin(turn.legal, " "),
-                    "\n");
-  }
+  if (turn.show_legal_moves) absl::StrAppend(&out, LegalMovesText(turn), "\n");
   if (!turn.clue_move.empty())
     absl::StrAppend(&out, ClueLine(turn.clue_move, turn.clue_level), "\n");
   absl::StrAppend(&out,

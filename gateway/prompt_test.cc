@@ -1,8 +1,12 @@
 #include "gateway/prompt.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gateway/move_extraction.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -181,6 +185,70 @@ TEST(PromptBriefTest, PromptsStateWhatTheEngineAsksFor) {
       }
     }
   }
+}
+
+// A Chestonia checkers king amid scattered enemies: more turns than a turn lists
+// (docs/rules/chestonia-checkers.md, "How many turns").
+std::string KingAmidManyEnemies() {
+  std::string pieces = "bK0,0";
+  for (int q = -6; q <= 6; ++q) {
+    for (int r = -6; r <= 6; ++r) {
+      const int ring = std::max({std::abs(q), std::abs(r), std::abs(q + r)});
+      if (ring < 1 || ring > 6 || (q * 3 + r * 5 + 40) % 4 != 0) continue;
+      absl::StrAppend(&pieces, ";wM", q, ",", r);
+    }
+  }
+  return absl::StrCat(
+      "chestonia-checkers players=2 setup=normal board=plain darts=off reverse=off turn=b "
+      "phase=start pieces=",
+      pieces);
+}
+
+// The turn lists at most kMaxLegalListed actions and the prompt shows at most kMaxLegalShown,
+// and a legal turn outside the list is still read as the model's move; an illegal one is not.
+// (LoadTurnPosition used to list every turn: in this position that ran for over ten minutes and
+// grew past 3 GB in the release build, so the test timed out.)
+TEST(PromptBoundTest, AHugeLegalListIsCutAndAnyLegalTurnIsStillRead) {
+  auto turn =
+      LoadTurnPosition("chestonia-checkers", "players=2", KingAmidManyEnemies(), 0, {}, true);
+  ASSERT_TRUE(turn.ok()) << turn.status();
+  EXPECT_LE(turn->legal.size(), static_cast<size_t>(kMaxLegalListed));
+  EXPECT_GT(turn->legal.size(), kMaxLegalShown);
+  const std::string prompt = BuildTurnPrompt(*turn);
+  const size_t at = prompt.find("Legal moves (");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_THAT(prompt, HasSubstr("any other legal move is accepted too"));
+  const std::string line = prompt.substr(at, prompt.find('\n', at) - at);
+  const std::string list = line.substr(line.find("): ") + 3);
+  EXPECT_EQ(std::count(list.begin(), list.end(), ' ') + 1, static_cast<long>(kMaxLegalShown));
+
+  const std::set<std::string> listed(turn->legal.begin(), turn->legal.end());
+  std::string unlisted;
+  // (Listing every turn here takes minutes and gigabytes: a longer bounded list finds one.)
+  for (const std::string& a : turn->state->BoundedLegalActions(2 * kMaxLegalListed)) {
+    if (listed.count(a) == 0) {
+      unlisted = a;
+      break;
+    }
+  }
+  ASSERT_FALSE(unlisted.empty());
+  const std::string reply = nlohmann::json({{"move", unlisted}, {"reasoning", "r"}}).dump();
+  Extraction x = ExtractMove(reply, "stop", *turn);
+  EXPECT_EQ(x.label, ReplyLabel::kOk) << x.reason;
+  EXPECT_EQ(x.move, unlisted);
+  Extraction bad = ExtractMove(nlohmann::json({{"move", "0,0:0,1"}}).dump(), "stop", *turn);
+  EXPECT_NE(bad.label, ReplyLabel::kOk);
+}
+
+// A short list is shown whole, as before.
+TEST(PromptBoundTest, AShortLegalListIsShownWhole) {
+  auto state = engine::FindGame("chess")->NewInitialState(engine::Variant());
+  ASSERT_TRUE(state.ok());
+  auto turn = LoadTurnPosition("chess", "", (*state)->Serialize(), 0, {}, true);
+  ASSERT_TRUE(turn.ok());
+  EXPECT_EQ(turn->legal.size(), 20u);
+  EXPECT_THAT(BuildTurnPrompt(*turn),
+              HasSubstr("Legal moves (choose exactly one): " + absl::StrJoin(turn->legal, " ")));
 }
 
 TEST(PromptBriefTest, TruncatesOnCharacterBoundaries) {

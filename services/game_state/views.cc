@@ -5,6 +5,12 @@ namespace arena::game_state {
 
 // --- Views --------------------------------------------------------------------------------
 
+// The most legal moves a view lists, as the bots and the gateway do (bots/core/search_common.h,
+// gateway/prompt.h): a Chestonia checkers king can have hundreds of thousands of turns, which
+// take seconds to list and make a view larger than gRPC's 4 MB message limit. Every view of a
+// beginner table lists them, and the seat driver reads one after every event.
+constexpr int kMaxLegalListed = 4096;
+
 v1::Outcome OutcomeOf(const GameStateCore::Game& g) {
   if (g.service_outcome) return *g.service_outcome;
   v1::Outcome o;
@@ -64,7 +70,7 @@ v1::GameView GameStateCore::View(const Game& g, bool with_legal, const std::stri
     if (with_legal && beginner && g.status == v1::GAME_STATUS_ACTIVE) {
       for (const std::string& m : piece_cell != nullptr
                                       ? engine::PieceActions(*g.state, *piece_cell)
-                                      : g.state->LegalActions()) {
+                                      : g.state->BoundedLegalActions(kMaxLegalListed)) {
         v.add_legal_moves(m);
       }
     }
