@@ -1,7 +1,9 @@
 #include "services/mock_abacus/mock_api.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -27,6 +29,28 @@ MockResponse JsonResponse(int status, const json& body) {
 MockResponse OpenAiError(int status, const std::string& message, const std::string& type,
                          const std::string& code) {
   return JsonResponse(status, {{"error", {{"message", message}, {"type", type}, {"code", code}}}});
+}
+
+// The pass among `legal` when passing ends the game and the mover wins or draws, as a Go
+// player who is ahead passes to have the board counted; else none. A random stone is almost
+// never a pass (1 in 170 in Chestonia Go), so without this a mock model's Go game ran to its
+// move cap even when the bots had passed.
+std::optional<size_t> WinningPass(const engine::State& state,
+                                  const std::vector<std::string>& legal) {
+  const int mover = state.ToMove();
+  for (size_t i = 0; i < legal.size(); ++i) {
+    auto facts = state.DescribeAction(legal[i]);
+    if (!facts.ok() || facts->kind != engine::kActionPass) continue;
+    auto after = state.Clone();
+    if (!after->Apply(legal[i]).ok()) continue;
+    const engine::Outcome o = after->GetOutcome();
+    if (o.kind == engine::Outcome::Kind::kDraw) return i;
+    if (o.kind == engine::Outcome::Kind::kWin &&
+        std::find(o.winners.begin(), o.winners.end(), mover) != o.winners.end()) {
+      return i;
+    }
+  }
+  return std::nullopt;
 }
 
 int64_t CeilTokens(size_t bytes) {
@@ -106,9 +130,13 @@ void MockAbacus::CompetentReply(ParsedChat& chat) const {
   if (!variant.ok()) return;
   auto state = game->Parse(found->position, *variant);
   if (!state.ok()) return;
-  auto legal = (*state)->LegalActions();
+  // Bounded as the gateway's own list is: a Chestonia checkers king can have hundreds of
+  // thousands of turns.
+  auto legal = (*state)->BoundedLegalActions(gateway::kMaxLegalListed);
   if (legal.empty()) return;
-  const size_t pick = std::hash<std::string>()(found->position) % legal.size();
+  size_t pick = std::hash<std::string>()(found->position) % legal.size();
+  const std::optional<size_t> pass = WinningPass(**state, legal);
+  if (pass) pick = *pass;
   chat.move = legal[pick];
   chat.other = legal.size() > 1 ? legal[(pick + 1) % legal.size()] : "";
   chat.competent_ok = true;

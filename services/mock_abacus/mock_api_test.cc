@@ -114,5 +114,55 @@ TEST(MockAbacusTest, UsageAndProseBehaviours) {
   EXPECT_EQ(jp["choices"][0]["finish_reason"], "stop");
 }
 
+std::string BodyAt(const std::string& game_id, const std::string& variant,
+                   const engine::State& state, const std::string& model) {
+  auto turn =
+      gateway::LoadTurnPosition(game_id, variant, state.Serialize(), state.ToMove(), {}, true);
+  EXPECT_TRUE(turn.ok()) << turn.status();
+  if (!turn.ok()) return "";
+  return json({{"model", model},
+               {"max_tokens", 256},
+               {"messages",
+                {{{"role", "system"}, {"content", gateway::SystemPrompt()}},
+                 {{"role", "user"}, {"content", gateway::BuildTurnPrompt(*turn)}}}}})
+      .dump();
+}
+
+std::string MoveOf(const MockResponse& r) {
+  json reply = json::parse(r.body);
+  return json::parse(reply["choices"][0]["message"]["content"].get<std::string>())["move"];
+}
+
+// Chestonia Go: blue has the only stone, white passed; blue's pass counts the board and wins, so
+// the competent mock passes (it used to place a stone picked at random among 170 actions, so its
+// games ran to the move cap). Where a pass would lose it plays on.
+TEST(MockAbacusTest, CompetentPassesInGoWhenThePassWins) {
+  auto mock = MockAbacus::Make("k1:1000000", {});
+  ASSERT_TRUE(mock.ok());
+  const engine::Game* go = engine::FindGame("chestonia-go");
+  ASSERT_NE(go, nullptr);
+  const std::string variant = "players=2,darts=off";
+  auto state = go->NewInitialState(*engine::Variant::Parse(variant));
+  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_TRUE((*state)->Apply("0,0").ok());
+  ASSERT_TRUE((*state)->Apply("pass").ok());
+  MockResponse blue = mock->Handle("POST", "/v1/chat/completions", "Bearer k1",
+                                   BodyAt("chestonia-go", variant, **state, "mock-competent"));
+  ASSERT_EQ(blue.status, 200) << blue.body;
+  EXPECT_EQ(MoveOf(blue), "pass");
+
+  // Reverse (the lower score wins): after blue's pass, white's pass would count the board
+  // with blue on 0 and white on its komi, and lose; white plays on.
+  const std::string reverse = "players=2,darts=off,reverse=on";
+  auto behind = go->NewInitialState(*engine::Variant::Parse(reverse));
+  ASSERT_TRUE(behind.ok());
+  ASSERT_TRUE((*behind)->Apply("pass").ok());
+  ASSERT_EQ((*behind)->ToMove(), 1);
+  MockResponse white = mock->Handle("POST", "/v1/chat/completions", "Bearer k1",
+                                    BodyAt("chestonia-go", reverse, **behind, "mock-competent"));
+  ASSERT_EQ(white.status, 200) << white.body;
+  EXPECT_NE(MoveOf(white), "pass");
+}
+
 }  // namespace
 }  // namespace arena::mock_abacus
