@@ -206,7 +206,9 @@ TEST_F(WebApiTest, AStreamStartsWithASnapshotCarriesMovesKeepsAliveAndEnds) {
     auto f = sse.Next(absl::Seconds(10));
     if (!f) break;
     ended = f->event == "end";
-    if (ended) EXPECT_THAT(f->data, HasSubstr("GAME_STATUS_FINISHED"));
+    if (ended) {
+      EXPECT_THAT(f->data, HasSubstr("GAME_STATUS_FINISHED"));
+    }
   }
   EXPECT_TRUE(ended);
   EXPECT_FALSE(sse.Next(absl::Seconds(2)).has_value()) << "the stream closes after `end`";

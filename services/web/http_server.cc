@@ -318,8 +318,11 @@ class WebServer::Session : public std::enable_shared_from_this<Session>, public 
     return Text(status, "application/json", ErrorJson(code, message));
   }
 
+  // A refusal before the request was read to its end (too large, malformed): the answer goes
+  // out, then the connection lingers (below) so the client reads it.
   void Fail(unsigned status, std::string_view message) {
     keep_alive_ = false;
+    linger_ = true;
     Write(JsonError(
         status,
         status == 400 ? grpc::StatusCode::INVALID_ARGUMENT : grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -333,9 +336,33 @@ class WebServer::Session : public std::enable_shared_from_this<Session>, public 
     auto sp = std::make_shared<Response>(std::move(res));
     stream_.expires_after(absl::ToChronoMilliseconds(server_->options_.read_timeout));
     http::async_write(stream_, *sp, [self = shared_from_this(), sp](beast::error_code ec, size_t) {
+      if (!ec && self->linger_) return self->Linger();
       if (ec || !sp->keep_alive()) return self->Shutdown();
       self->Read();
     });
+  }
+
+  // Closing a socket with unread input makes the kernel reset the connection, and a reset can
+  // wipe the answer out of the client's buffer before it is read. So after a refusal the edge
+  // stops sending, reads and drops what the client still sends (at most kLingerBytes, for at
+  // most kLinger), and only then closes.
+  static constexpr size_t kLingerBytes = 1 << 20;
+  static constexpr std::chrono::seconds kLinger{2};
+  void Linger() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) return Shutdown();
+    stream_.expires_after(kLinger);
+    Drain();
+  }
+  void Drain() {
+    buffer_.consume(buffer_.size());
+    stream_.async_read_some(
+        buffer_.prepare(64 << 10), [self = shared_from_this()](beast::error_code ec, size_t n) {
+          self->lingered_ += n;
+          if (ec || self->lingered_ >= kLingerBytes) return self->Shutdown();
+          self->Drain();
+        });
   }
 
   void Abort() {
@@ -372,6 +399,8 @@ class WebServer::Session : public std::enable_shared_from_this<Session>, public 
   // Streaming.
   bool streaming_ = false, subscribed_ = false, writing_ = false, finishing_ = false;
   bool closed_ = false, counted_stream_ = false;
+  bool linger_ = false;
+  size_t lingered_ = 0;
   std::string game_id_;
   std::deque<FramePtr> queue_;
   char discard_[512];

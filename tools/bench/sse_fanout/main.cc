@@ -5,8 +5,8 @@
 // /proc before the watchers, once they all stream, halfway and at the end: flat memory means
 // the last two agree.
 //
-//   sse_fanout --web=127.0.0.1:7105 --game_state=127.0.0.1:7101 --web_pid=PID \
-//              --watchers=5000 --moves=60 --interval_ms=200
+//   sse_fanout --web=127.0.0.1:7105 --game_state=127.0.0.1:7101 --web_pid=PID
+//              --watchers=5000 --moves=60 --interval_ms=200   (one command line)
 #include <sys/resource.h>
 
 #include <algorithm>
