@@ -39,6 +39,7 @@ class WebApiTest : public ::testing::Test {
     std::string id;
     std::vector<std::string> seats;
   };
+  // Each seat is taken by a guest of its own through arena's JoinTable, as the page does.
   static Table NewTable(bool is_public = true) {
     std::string token = Guest();
     json spec = {{"spec", {{"kind", "SEAT_KIND_GUEST"}}}};
@@ -53,8 +54,8 @@ class WebApiTest : public ::testing::Test {
                              ? r["seat_credentials"][s].get<std::string>()
                              : "";
       if (cred.empty()) {
-        cred = Ok(Call("game/JoinTable",
-                       {{"game_id", t.id}, {"seat", s}, {"display_name", "p"}}))["seat_credential"];
+        cred = Ok(Call("arena/JoinTable", {{"game_id", t.id}, {"seat", s}},
+                       s == 0 ? token : Guest()))["seat_credential"];
       }
       t.seats.push_back(cred);
     }
@@ -118,6 +119,10 @@ TEST_F(WebApiTest, ArenaDecidesWhoMayCallWhat) {
 
 TEST_F(WebApiTest, SeatCredentialsGoWithTheRequestAndNowhereElse) {
   Table t = NewTable();
+  // People sit down through arena only: game-state's own JoinTable is no way around it, from
+  // the edge either (issue 17).
+  HttpReply around = Call("game/JoinTable", {{"game_id", t.id}, {"seat", 0}}, Guest());
+  EXPECT_EQ(around.status, 403) << around.body;
   json v = Ok(Call("game/GetGame", {{"game_id", t.id}}));
   int mover = v["to_move"];
   json submit = {{"game_id", t.id},
@@ -177,7 +182,7 @@ TEST_F(WebApiTest, AStreamStartsWithASnapshotCarriesMovesKeepsAliveAndEnds) {
       if (e["type"] == "action" && e["action"] == move) {
         saw_move = true;
         move_id = f->id;
-        EXPECT_EQ(std::to_string(e["sequence"].get<int64_t>()), f->id);
+        EXPECT_EQ(e["sequence"].get<std::string>(), f->id) << "64-bit integers are JSON strings";
       }
     }
     if (f->event == "view" && saw_move) saw_view = json::parse(f->data)["action_number"] == "1";
@@ -200,17 +205,21 @@ TEST_F(WebApiTest, AStreamStartsWithASnapshotCarriesMovesKeepsAliveAndEnds) {
     PlayOne(t);
     played++;
   }
+  // Every action reaches the stream before `end`, the last one (that ended the game) too.
+  int actions_seen = 1;  // the first move, read above
   bool ended = false;
   deadline = absl::Now() + absl::Seconds(30);
   while (absl::Now() < deadline && !ended) {
     auto f = sse.Next(absl::Seconds(10));
     if (!f) break;
+    if (f->event == "event" && json::parse(f->data)["type"] == "action") actions_seen++;
     ended = f->event == "end";
     if (ended) {
       EXPECT_THAT(f->data, HasSubstr("GAME_STATUS_FINISHED"));
     }
   }
   EXPECT_TRUE(ended);
+  EXPECT_EQ(actions_seen, played);
   EXPECT_FALSE(sse.Next(absl::Seconds(2)).has_value()) << "the stream closes after `end`";
   json replay = Ok(Call("web/ReplayBoards", {{"game_id", t.id}, {"perspective", 1}}));
   EXPECT_EQ(replay["positions"].size(), static_cast<size_t>(played + 1));
@@ -222,6 +231,44 @@ TEST_F(WebApiTest, AStreamStartsWithASnapshotCarriesMovesKeepsAliveAndEnds) {
   auto l1 = late.Next(absl::Seconds(20));
   ASSERT_TRUE(l1.has_value());
   EXPECT_EQ(l1->event, "snapshot");
+}
+
+// A stream opened mid-game gets the moves before it from the record and the rest live: every
+// action once, in order, each with the table seat that played it, whoever drew the lead.
+TEST_F(WebApiTest, AStreamJoinedMidGameHasEveryMoveWithItsSeat) {
+  for (int round = 0; round < 4; ++round) {
+    Table t = NewTable();
+    std::vector<std::pair<std::string, int>> played;  // action, table seat
+    auto play = [&] {
+      json v = Ok(Call("game/GetGame", {{"game_id", t.id}}));
+      int seat = v["to_move"];
+      played.emplace_back(PlayOne(t), seat);
+    };
+    play();
+    play();
+    SseReader sse(d_->web_port(), "/api/games/" + t.id + "/events");
+    ASSERT_EQ(sse.status(), 200);
+    for (int i = 0; i < 30; ++i) {
+      json v = Ok(Call("game/GetGame", {{"game_id", t.id}}));
+      if (v["status"] != "GAME_STATUS_ACTIVE") break;
+      play();
+    }
+    std::vector<std::pair<std::string, int>> seen;
+    bool ended = false;
+    absl::Time deadline = absl::Now() + absl::Seconds(30);
+    while (absl::Now() < deadline && !ended) {
+      auto f = sse.Next(absl::Seconds(10));
+      if (!f) break;
+      if (f->event == "snapshot") seen.clear();
+      if (f->event == "event") {
+        json e = json::parse(f->data);
+        if (e["type"] == "action") seen.emplace_back(e["action"], e["seat"].get<int>());
+      }
+      ended = f->event == "end";
+    }
+    EXPECT_TRUE(ended);
+    EXPECT_EQ(seen, played) << "round " << round;
+  }
 }
 
 TEST_F(WebApiTest, APrivateGamesStreamIsRefused) {

@@ -127,15 +127,13 @@ TEST(WebE2eTest, ThePageInChromium) {
   }
 
   const std::string dir = ARENA_WEB_E2E_DIR;
-  const std::string log = dir + "/npm.log";
-  if (!std::filesystem::exists(dir + "/node_modules/playwright-core/package.json")) {
-    std::string npm =
-        "cd '" + dir + "' && npm ci --no-audit --no-fund --loglevel=error > '" + log + "' 2>&1";
-    ASSERT_EQ(std::system(npm.c_str()), 0) << ReadFile(log);
-  }
+  const std::string scripts = ARENA_WEB_E2E_SCRIPT_DIR;
+  ASSERT_TRUE(std::filesystem::exists(scripts + "/node_modules/playwright-core/package.json"))
+      << "playwright-core is not installed in " << scripts << ": run scripts/setup-deps";
+  std::filesystem::create_directories(dir);
   const std::string out = dir + "/browser_test.out";
   std::string cmd =
-      "cd '" + dir + "' && WEB_URL='" + d.web_url() + "' MODEL_GAME='" + model_game +
+      "cd '" + scripts + "' && WEB_URL='" + d.web_url() + "' MODEL_GAME='" + model_game +
       "' FINISHED_GAME='" + finished + "' ADMIN_NAME='" + kAdminName + "' ADMIN_PASSWORD='" +
       kAdminPassword + "' PLAYER_NAME='" + kPlayer + "' PLAYER_PASSWORD='" + kPlayerPassword +
       "' SCREENSHOT_DIR='" + dir +

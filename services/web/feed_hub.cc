@@ -44,6 +44,7 @@ struct FeedHub::Feed {
   std::vector<std::pair<std::optional<int64_t>, std::shared_ptr<SseSink>>> waiting;
   std::shared_ptr<Upstream> upstream;
   bool history_loaded = false;             // the record's events are in `logic`
+  bool record_requested = false;           // GetRecord asked (after the stream's snapshot)
   std::vector<v1::GameEvent> early;        // live events that came before the record
   bool fetching = false, refetch = false;  // GetGame
   bool upstream_ended = false;             // the stream closed with OK (the game is over)
@@ -177,8 +178,14 @@ void FeedHub::OpenUpstream(const std::shared_ptr<Feed>& feed) {
     FetchView(feed);  // the reopened stream starts with events, not a snapshot
     return;
   }
-  // From the start: the stream opens with a snapshot and then live events; the events
-  // before it come from the record, once.
+  // From the start: the stream opens with a snapshot and then live events; the events up to
+  // the snapshot come from the record, once, asked for only when the snapshot is in
+  // (OnUpstreamEvent). A record read before the snapshot could miss what happened in between:
+  // a move made then would be in neither.
+}
+
+void FeedHub::LoadRecord(const std::shared_ptr<Feed>& feed) {
+  feed->record_requested = true;
   struct RecordCall {
     grpc::ClientContext ctx;
     v1::GetRecordRequest req;
@@ -220,6 +227,7 @@ void FeedHub::OpenUpstream(const std::shared_ptr<Feed>& feed) {
 void FeedHub::OnUpstreamEvent(const std::shared_ptr<Feed>& feed, const v1::GameEvent& event) {
   if (event.type() == "snapshot" && event.has_snapshot()) {
     OnView(feed, event.snapshot());
+    if (!feed->history_loaded && !feed->record_requested) LoadRecord(feed);
     return;
   }
   if (!feed->history_loaded) {
@@ -235,6 +243,7 @@ void FeedHub::OnUpstreamDone(const std::shared_ptr<Feed>& feed, const grpc::Stat
   if (status.ok()) {
     // game-state ends a stream when its game is over.
     feed->upstream_ended = true;
+    if (!feed->history_loaded && !feed->record_requested) LoadRecord(feed);  // no snapshot came
     FetchView(feed);
     return;
   }

@@ -61,6 +61,8 @@ class FeedHub {
   struct Feed;
   class Upstream;
   void OpenUpstream(const std::shared_ptr<Feed>& feed);
+  // The game's record (the events the stream's snapshot already holds), into the feed.
+  void LoadRecord(const std::shared_ptr<Feed>& feed);
   void OnUpstreamEvent(const std::shared_ptr<Feed>& feed, const v1::GameEvent& event);
   void OnUpstreamDone(const std::shared_ptr<Feed>& feed, const grpc::Status& status);
   void FetchView(const std::shared_ptr<Feed>& feed);

@@ -2,8 +2,7 @@
 // browser is ever downloaded). Started by tests/web_e2e_test.cc, which brings up every server
 // and PostgreSQL, prepares a live model game, a finished game and two accounts, and passes
 // them in the environment. Each scenario saves screenshots to $SCREENSHOT_DIR.
-import { mkdtempSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -19,8 +18,7 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    `--user-data-dir=${mkdtempSync(join(tmpdir(), 'arena-chromium-'))}`],
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
 let passed = 0;
@@ -164,6 +162,20 @@ await scenario('guest-plays-a-full-game-against-a-bot', async (page) => {
   const status = await page.textContent('#game-status');
   check(/finished/.test(status), `the game finished (${status})`);
   check(moves >= 2, `the guest played (${moves} moves)`);
+  // Each move is named after the seat whose stone it placed. Reported, not yet asserted: the
+  // stream sometimes drops one event at the start of a game (docs/web.md, "Known problems").
+  const agree = await page.evaluate(async () => {
+    const id = decodeURIComponent(location.hash.split('/')[2]);
+    const seat = JSON.parse(localStorage.getItem('arena.seats'))[id];
+    const r = await fetch('/api/game/GetGame', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Arena-Seat-Credential': seat.credential }, body: JSON.stringify({ game_id: id }) });
+    const v = await r.json();
+    const mine = v.seats.find((s) => s.seat === seat.seat).engine_seat;
+    const name = v.board.seats[mine].name;
+    const stones = v.board.pieces.filter((p) => p.seat === mine).length;
+    const listed = [...document.querySelectorAll('#moves li .who')].filter((w) => w.textContent === name).length;
+    return { name, stones, listed, moves: document.querySelectorAll('#moves li').length, pieces: v.board.pieces.length };
+  });
+  console.log(`  the guest played ${agree.name}: ${agree.listed} moves listed, ${agree.stones} stones; ${agree.moves} moves listed in all, ${agree.pieces} stones`);
   await shot(page, 'guest-game-finished');
 });
 

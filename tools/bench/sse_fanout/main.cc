@@ -5,7 +5,7 @@
 // /proc before the watchers, once they all stream, halfway and at the end: flat memory means
 // the last two agree.
 //
-//   sse_fanout --web=127.0.0.1:7105 --game_state=127.0.0.1:7101 --web_pid=PID
+//   sse_fanout --web=127.0.0.1:7105 --game_state=127.0.0.1:7101 --arena=127.0.0.1:7100 --web_pid=PID
 //              --watchers=5000 --moves=60 --interval_ms=200   (one command line)
 #include <sys/resource.h>
 
@@ -24,6 +24,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "arena/v1/arena.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
 #include "boost/asio/connect.hpp"
 #include "boost/asio/io_context.hpp"
@@ -35,6 +36,7 @@
 
 ABSL_FLAG(std::string, web, "127.0.0.1:7105", "arena-web address (host:port)");
 ABSL_FLAG(std::string, game_state, "127.0.0.1:7101", "arena-game-state address");
+ABSL_FLAG(std::string, arena, "127.0.0.1:7100", "arena address (guests, the table, seats)");
 ABSL_FLAG(int, web_pid, 0, "arena-web's process id, for its resident memory (0: not read)");
 ABSL_FLAG(int, watchers, 5000, "concurrent event streams");
 ABSL_FLAG(int, moves, 60, "moves played while watched");
@@ -164,32 +166,43 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // The game: two guests at a public chess table on game-state.
+  // The game: two guests at a public chess table, made and joined through arena (people sit
+  // down there); the moves go to game-state with the seats' credentials.
   auto stub = v1::GameStateService::NewStub(common::MakeChannel(absl::GetFlag(FLAGS_game_state)));
-  v1::CreateTableRequest creq;
-  creq.mutable_settings()->set_engine_game("chess");
-  creq.mutable_settings()->set_is_public(true);
-  creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
-  creq.add_seats()->set_kind(v1::SEAT_KIND_GUEST);
-  v1::CreateTableResponse cresp;
-  {
+  auto front = v1::ArenaService::NewStub(common::MakeChannel(absl::GetFlag(FLAGS_arena)));
+  auto call = [&](auto method, const std::string& token, const auto& req, auto* resp,
+                  const char* what) {
     grpc::ClientContext ctx;
     common::SetDeadline(ctx, absl::Seconds(10));
-    grpc::Status s = stub->CreateTable(&ctx, creq, &cresp);
-    if (!s.ok()) {
-      std::fprintf(stderr, "CreateTable: %s\n", s.error_message().c_str());
-      return 2;
-    }
+    if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+    grpc::Status s = ((*front).*method)(&ctx, req, resp);
+    if (!s.ok()) std::fprintf(stderr, "%s: %s\n", what, s.error_message().c_str());
+    return s.ok();
+  };
+  std::string guests[2];
+  for (int i = 0; i < 2; ++i) {
+    v1::GuestTokenRequest g;
+    g.set_display_name(i == 0 ? "fanout white" : "fanout black");
+    v1::SessionToken t;
+    if (!call(&v1::ArenaService::Stub::GuestToken, std::string(), g, &t, "GuestToken")) return 2;
+    guests[i] = t.token();
+  }
+  v1::ArenaCreateTableRequest creq;
+  creq.mutable_settings()->set_engine_game("chess");
+  creq.mutable_settings()->set_is_public(true);
+  creq.add_seats()->mutable_spec()->set_kind(v1::SEAT_KIND_GUEST);
+  creq.add_seats()->mutable_spec()->set_kind(v1::SEAT_KIND_GUEST);
+  v1::ArenaCreateTableResponse cresp;
+  if (!call(&v1::ArenaService::Stub::CreateTable, guests[0], creq, &cresp, "CreateTable")) {
+    return 2;
   }
   std::string creds[2];
   for (int i = 0; i < 2; ++i) {
-    v1::JoinTableRequest j;
+    v1::ArenaJoinTableRequest j;
     j.set_game_id(cresp.game_id());
     j.set_seat(i);
-    v1::JoinTableResponse jr;
-    grpc::ClientContext ctx;
-    common::SetDeadline(ctx, absl::Seconds(10));
-    if (!stub->JoinTable(&ctx, j, &jr).ok()) return 2;
+    v1::ArenaJoinTableResponse jr;
+    if (!call(&v1::ArenaService::Stub::JoinTable, guests[i], j, &jr, "JoinTable")) return 2;
     creds[i] = jr.seat_credential();
   }
 

@@ -3,7 +3,7 @@
 // for a seat this browser holds, play by clicking (legal destinations lit at beginner level),
 // draw offers, resignation and clues.
 
-import { arena, follow, game, seatFor, web } from './api.js';
+import { arena, follow, game, rememberSeat, seatFor, session, web } from './api.js';
 import { drawBoard, seatName } from './board.js';
 import { clear, clock, errorBox, h } from './dom.js';
 import { seatLabel, statusWord } from './seats.js';
@@ -38,7 +38,7 @@ function attemptsList(turn) {
 }
 
 export function liveGame(root, gameId) {
-  const mine = seatFor(gameId);
+  let mine = seatFor(gameId);
   const st = {
     view: null, events: new Map(), turns: new Map(), finished: false, error: null,
     perspective: null, coords: false, selected: null, described: null, clue: [], notice: '',
@@ -223,6 +223,25 @@ export function liveGame(root, gameId) {
     boardBox.appendChild(h('div', { class: 'board-controls' }, persp, ' ', coords));
   }
 
+  // An open person's seat: sit down through arena, which checks blocks, invitations and guests.
+  async function sitDown(seat) {
+    if (!session()) {
+      location.hash = '#/play';
+      return;
+    }
+    try {
+      const j = await arena('JoinTable', { game_id: gameId, seat });
+      rememberSeat(gameId, seat, j.seat_credential);
+      mine = seatFor(gameId);
+      st.notice = `you sit at seat ${seat}`;
+      await refetchTurned(true);
+      render();
+    } catch (e) {
+      st.notice = `${e.code}: ${e.message}`;
+      render();
+    }
+  }
+
   function renderSeats() {
     const v = st.view;
     if (!v) return null;
@@ -240,6 +259,8 @@ export function liveGame(root, gameId) {
         h('strong', {}, seatLabel(s.spec)),
         mine && mine.seat === s.seat ? h('em', {}, ' (you)') : null,
         frozen ? h('em', {}, ' frozen') : null,
+        !mine && !s.filled && v.status !== 'GAME_STATUS_FINISHED' && s.spec?.kind !== 'SEAT_KIND_BOT' && s.spec?.kind !== 'SEAT_KIND_MODEL'
+          ? h('button', { class: 'sit', 'data-seat': s.seat, onclick: () => sitDown(s.seat) }, 'Sit here') : null,
         (deadline > 0 || Number(s.clock_remaining_ms) > 0) ? h('span', { class: 'clock' }, clock(ms)) : null);
     }));
   }

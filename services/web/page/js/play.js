@@ -123,7 +123,8 @@ export async function playPage(root, rerender) {
       if (mine >= 0) {
         let credential = (r.seat_credentials || [])[mine] || '';
         if (!credential) {
-          const j = await game('JoinTable', { game_id: r.game_id, seat: mine, display_name: s.name });
+          // A guest's seat is open until the guest sits down, through arena like anyone.
+          const j = await arena('JoinTable', { game_id: r.game_id, seat: mine });
           credential = j.seat_credential;
         }
         rememberSeat(r.game_id, mine, credential);
