@@ -17,6 +17,7 @@
 #include "bots/chess/chess_search.h"
 #include "bots/chestonia_chess/chestonia_search.h"
 #include "bots/core/bot.h"
+#include "bots/core/levels.h"
 #include "bots/core/mcts.h"
 #include "engine/chess/chess_game.h"
 #include "engine/chess/notation.h"
@@ -47,24 +48,38 @@ bool IsLegal(const State& s, const std::string& action) {
   return false;
 }
 
-TEST(Levels, TwoSeatsHaveNineLevelsGrowingThreefoldThreeSeatsFive) {
-  for (int seats : {2, 3, 6}) {
-    EXPECT_EQ(LevelNodeBudget(0, seats), 0);
-    EXPECT_EQ(LevelNodeBudget(1, seats), 0);
-    EXPECT_EQ(LevelNodeBudget(2, seats), 1000);
+TEST(Levels, TheDefaultScaleHasNineLevelsForTwoSeatsGrowingThreefoldAndFiveForMore) {
+  // Chess and Chestonia chess declare no scale of their own, so they play the default one.
+  for (std::string_view game : {"chess", "chestonia-chess"}) {
+    EXPECT_EQ(&LevelScaleOf(game), &kDefaultLevels) << game;
+    for (int seats : {2, 3, 6}) {
+      EXPECT_EQ(LevelNodeBudget(game, 0, seats), 0);
+      EXPECT_EQ(LevelNodeBudget(game, 1, seats), 0);
+      EXPECT_EQ(LevelNodeBudget(game, 2, seats), 1000);
+    }
+    EXPECT_EQ(MaxLevel(game, 2), 8);
+    for (int l = 3; l <= MaxLevel(game, 2); ++l) {
+      EXPECT_EQ(LevelNodeBudget(game, l, 2), 3 * LevelNodeBudget(game, l - 1, 2));
+    }
+    EXPECT_EQ(LevelNodeBudget(game, 8, 2), 729'000);
+    for (int seats : {3, 6}) {
+      EXPECT_EQ(MaxLevel(game, seats), 4);
+      EXPECT_EQ(LevelNodeBudget(game, 3, seats), 5'000);
+      EXPECT_EQ(LevelNodeBudget(game, 4, seats), 125'000);
+      EXPECT_EQ(LevelNodeBudget(game, 8, seats), 125'000);  // never asked for: refused first
+    }
   }
-  EXPECT_EQ(MaxLevel(2), 8);
-  for (int l = 3; l <= MaxLevel(2); ++l) {
-    EXPECT_EQ(LevelNodeBudget(l, 2), 3 * LevelNodeBudget(l - 1, 2));
-  }
-  EXPECT_EQ(LevelNodeBudget(8), 729'000);
-  for (int seats : {3, 6}) {
-    EXPECT_EQ(MaxLevel(seats), 4);
-    EXPECT_EQ(LevelNodeBudget(3, seats), 5'000);
-    EXPECT_EQ(LevelNodeBudget(4, seats), 125'000);
-    EXPECT_EQ(LevelNodeBudget(8, seats), 125'000);  // never asked for: refused first
-  }
+  EXPECT_EQ(&LevelScaleOf("no-such-game"), &kDefaultLevels);
 }
+
+// A seat count's budgets: levels 2.. in order, the top's above it, none for 0 and 1.
+static_assert(LevelBudgets{}.MaxLevel() == 1);
+static_assert(LevelBudgets{}.Nodes(2) == 0);
+static_assert(LevelBudgets{500, 4'000}.MaxLevel() == 3);
+static_assert(LevelBudgets{500, 4'000}.Nodes(1) == 0);
+static_assert(LevelBudgets{500, 4'000}.Nodes(2) == 500);
+static_assert(LevelBudgets{500, 4'000}.Nodes(3) == 4'000);
+static_assert(LevelBudgets{500, 4'000}.Nodes(7) == 4'000);
 
 TEST(Levels, AThreeSeatGameRefusesLevelsAboveItsTop) {
   auto s = NewState("chestonia-chess", "players=3");
@@ -78,8 +93,8 @@ TEST(Levels, AThreeSeatGameRefusesLevelsAboveItsTop) {
   auto a = ChooseBotMoveForState(*s, req);
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_TRUE(IsLegal(*s, a->result.move));
-  EXPECT_LE(a->result.nodes, LevelNodeBudget(4, 3) + 1);
-  EXPECT_GT(a->result.nodes, LevelNodeBudget(3, 3));
+  EXPECT_LE(a->result.nodes, LevelNodeBudget("chestonia-chess", 4, 3) + 1);
+  EXPECT_GT(a->result.nodes, LevelNodeBudget("chestonia-chess", 3, 3));
 }
 
 TEST(ChessSearch, FindsMateInOne) {
@@ -124,7 +139,7 @@ TEST(ChessSearch, DeterministicForTheSameRequest) {
   EXPECT_EQ(a->result.nodes, b->result.nodes);
   EXPECT_EQ(a->result.score, b->result.score);
   EXPECT_EQ(a->result.pv, b->result.pv);
-  EXPECT_LE(a->result.nodes, LevelNodeBudget(4) + 1);
+  EXPECT_LE(a->result.nodes, LevelNodeBudget("chess", 4, 2) + 1);
   EXPECT_TRUE(IsLegal(*state, a->result.move));
 }
 

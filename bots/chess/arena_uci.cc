@@ -189,7 +189,10 @@ class UciEngine {
     SearchLimits limits;
     limits.depth = depth;
     limits.stop = &stop_;
-    limits.nodes = nodes > 0 ? nodes : (level_ <= 8 ? arena::bots::LevelNodeBudget(level_) : 0);
+    limits.nodes = nodes > 0 ? nodes
+                             : (level_ <= arena::bots::MaxLevel("chess", 2)
+                                    ? arena::bots::LevelNodeBudget("chess", level_, 2)
+                                    : 0);
     const int level = level_;
     const Position pos = pos_;
     const std::vector<uint64_t> history = history_;

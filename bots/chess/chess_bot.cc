@@ -43,7 +43,7 @@ class ChessBot : public GameBot {
     }
     auto searcher = std::make_unique<ChessSearcher>(4);
     a.algorithm = "alphabeta";
-    a.result = searcher->Search(chess.position(), history, LimitsFor(req, 2));
+    a.result = searcher->Search(chess.position(), history, LimitsFor(req, state));
     return a;
   }
 };

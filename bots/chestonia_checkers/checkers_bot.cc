@@ -49,7 +49,7 @@ class CheckersBot : public GameBot {
         a.result.move = engine::hex::PenaltyAction(BoardGrid(), CheckersChoosePenalty(pos));
         break;
       case Phase::kMove: {
-        SearchLimits limits = LimitsFor(req, pos.rules.players);
+        SearchLimits limits = LimitsFor(req, state);
         if (req.level == 1) limits.nodes = 0;
         a.algorithm = req.level == 1 ? "greedy" : pos.rules.players == 2 ? "alphabeta" : "paranoid";
         a.result = CheckersSearch(pos, limits);

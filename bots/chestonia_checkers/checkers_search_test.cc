@@ -67,7 +67,7 @@ TEST(CheckersBot, IsTheRegisteredPlayerWithSeatScores) {
 // each answer legal (aims, placements, penalties and turns alike).
 TEST(CheckersBot, EveryLevelAnswersLegallyInEveryPhase) {
   for (int players : {2, 3}) {
-    for (int level : {0, 1, 2, MaxLevel(players)}) {
+    for (int level : {0, 1, 2, MaxLevel("chestonia-checkers", players)}) {
       const std::string variant =
           absl::StrCat("players=", players, ",darts=on,movecap=", players == 2 ? 24 : 18);
       auto s = New(variant);
@@ -154,7 +154,7 @@ TEST(CheckersBot, AKingAmidManyEnemiesStaysBounded) {
     ASSERT_TRUE(a.ok()) << a.status();
     auto c = s->Clone();
     EXPECT_TRUE(c->Apply(a->result.move).ok()) << a->result.move;
-    EXPECT_LE(a->result.nodes, LevelNodeBudget(level) + 1000);
+    EXPECT_LE(a->result.nodes, LevelNodeBudget("chestonia-checkers", level, 2) + 1000);
   }
 }
 

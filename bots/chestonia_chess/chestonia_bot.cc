@@ -81,7 +81,7 @@ class ChestoniaBot : public GameBot {
     a.algorithm = pos.rules.players == 2 && *alg == MultiAlgorithm::kParanoid
                       ? "alphabeta"
                       : MultiAlgorithmName(*alg);
-    a.result = searcher->Search(pos, *alg, LimitsFor(req, pos.rules.players));
+    a.result = searcher->Search(pos, *alg, LimitsFor(req, state));
     return a;
   }
 

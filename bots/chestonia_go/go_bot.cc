@@ -53,7 +53,7 @@ class ChestoniaGoBot : public GameBot {
       a.result.move = GoGreedyMove(as_move, go.history(), req.seed);
     } else {
       a.algorithm = "rave";
-      a.result = GoSearch(as_move, go.history(), LimitsFor(req, pos.rules.players));
+      a.result = GoSearch(as_move, go.history(), LimitsFor(req, state));
     }
     if (pos.phase == Phase::kPlacement) {
       a.result.move = a.result.move == "pass" ? "skip" : "place " + a.result.move;

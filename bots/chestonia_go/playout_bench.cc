@@ -36,7 +36,9 @@ int main(int argc, char** argv) {
     go::BoardHistory history;
     history.Add(start.hash);
     SearchLimits limits;
-    limits.nodes = arena::bots::LevelNodeBudget(players == 2 ? 6 : 4, players);
+    // The game's top level.
+    limits.nodes = arena::bots::LevelNodeBudget(
+        "chestonia-go", arena::bots::MaxLevel("chestonia-go", players), players);
     GoSearchStats stats;
     const auto t1 = std::chrono::steady_clock::now();
     const auto result = GoSearch(start, history, limits, {}, &stats);

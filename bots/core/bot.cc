@@ -39,9 +39,10 @@ EloRange ReferenceEloRange(std::string_view game_id) {
   return own != nullptr ? own->ReferenceElos() : EloRange{};
 }
 
-SearchLimits LimitsFor(const BotRequest& req, int seats) {
+SearchLimits LimitsFor(const BotRequest& req, const State& state) {
   SearchLimits limits;
-  limits.nodes = req.node_budget > 0 ? req.node_budget : LevelNodeBudget(req.level, seats);
+  limits.nodes = req.node_budget > 0 ? req.node_budget
+                                     : LevelNodeBudget(state.GameId(), req.level, state.NumSeats());
   limits.stop = req.stop;
   limits.seed = req.seed;
   if (req.max_depth > 0) limits.depth = req.max_depth;
@@ -56,9 +57,11 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
     }
     return own->ChooseByReference(state, req);
   }
-  if (req.level < 0 || req.level > MaxLevel(state.NumSeats())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a game of ", state.NumSeats(), " seats has the levels 0..", MaxLevel(state.NumSeats())));
+  if (const int top = MaxLevel(state.GameId(), state.NumSeats());
+      req.level < 0 || req.level > top) {
+    return absl::InvalidArgumentError(absl::StrCat(engine::ToAbsl(state.GameId()), " at ",
+                                                   state.NumSeats(), " seats has the levels 0..",
+                                                   top));
   }
   if (req.seat < 0 || req.seat >= state.NumSeats()) {
     return absl::InvalidArgumentError(
@@ -94,7 +97,7 @@ absl::StatusOr<BotAnswer> ChooseBotMoveForState(const State& state, const BotReq
   if (own != nullptr && req.algorithm != "mcts") return own->Choose(state, req);
   BotAnswer a;
   a.algorithm = "mcts";
-  SearchLimits limits = LimitsFor(req, state.NumSeats());
+  SearchLimits limits = LimitsFor(req, state);
   if (req.level == 1) limits.nodes = 200;  // a token search for the greedy level
   a.result = MctsSearch(state, limits);
   return a;

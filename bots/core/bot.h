@@ -1,10 +1,10 @@
 // The bot: one request in, one action out, for every game the engine knows.
 //
 // ChooseBotMove parses the position through the facade, checks that `seat` is to act, and
-// dispatches by level: level 0 a random legal action (seeded); levels 1..MaxLevel(seats) the
-// game's own player when bots/<game>/ registers one (bots/core/game_bot.h: greedy at level 1,
-// a search with LevelNodeBudget(level, seats) nodes above, or the request's own budget; see
-// bots/core/levels.h), else MCTS over the facade. A fresh searcher per call: the answer
+// dispatches by level: level 0 a random legal action (seeded); levels 1..MaxLevel(game, seats)
+// the game's own player when bots/<game>/ registers one (bots/core/game_bot.h: greedy at level 1,
+// a search with LevelNodeBudget(game, level, seats) nodes above, or the request's own budget;
+// see bots/core/levels.h), else MCTS over the facade. A fresh searcher per call: the answer
 // depends only on the request, so a level is a stable rating anchor.
 #pragma once
 
@@ -44,8 +44,8 @@ struct BotAnswer {
 };
 
 // INVALID_ARGUMENT: unknown game, bad variant, unparsable position, a level the game does not
-// have (MaxLevel of its seat count), bad algorithm, bad evaluation overrides. FAILED_PRECONDITION:
-// finished game, chance node, or `seat` not to act.
+// have (MaxLevel of the game and its seat count), bad algorithm, bad evaluation overrides.
+// FAILED_PRECONDITION: finished game, chance node, or `seat` not to act.
 absl::StatusOr<BotAnswer> ChooseBotMove(const BotRequest& request);
 
 // The same on a state already parsed (the ladder and tests use it).

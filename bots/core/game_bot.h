@@ -56,7 +56,8 @@ const GameBot* FindGameBot(std::string_view game_id);
 // The reference-engine levels of a game ({0, 0}: none), for checking seats before play.
 EloRange ReferenceEloRange(std::string_view game_id);
 
-// The search limits a request asks for at its level (bots/core/levels.h).
-SearchLimits LimitsFor(const BotRequest& request, int seats);
+// The search limits a request asks for at its level of the state's game and seat count
+// (bots/core/levels.h), or its own node budget.
+SearchLimits LimitsFor(const BotRequest& request, const engine::State& state);
 
 }  // namespace arena::bots

@@ -37,7 +37,7 @@ class HexCheckersBot : public GameBot {
     if (req.level == 1) {
       // Greedy one ply, with the forced captures that answer it resolved (quiescence): plain
       // one-ply greed walks into recaptures and lost to random play with three seats (44%).
-      SearchLimits limits = LimitsFor(req, pos.rules.players);
+      SearchLimits limits = LimitsFor(req, state);
       limits.depth = 1;
       limits.nodes = kGreedyNodes;
       HexCheckersSearcher searcher;
@@ -51,7 +51,7 @@ class HexCheckersBot : public GameBot {
     a.algorithm = *alg == HexAlgorithm::kBestReply ? "brs"
                   : pos.rules.players == 2         ? "alphabeta"
                                                    : "paranoid";
-    a.result = searcher.Search(pos, *alg, LimitsFor(req, pos.rules.players));
+    a.result = searcher.Search(pos, *alg, LimitsFor(req, state));
     return a;
   }
 

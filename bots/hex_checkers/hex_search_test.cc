@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bots/core/bot.h"
+#include "bots/core/levels.h"
 #include "engine/core/game.h"
 #include "gtest/gtest.h"
 
@@ -37,7 +38,9 @@ void PlayOut(const std::string& variant, int level, int actions, const std::stri
 TEST(HexCheckersBot, EveryLevelPlaysLegallyForTwoToSixSeats) {
   for (int players = 2; players <= 6; ++players) {
     const std::string variant = "players=" + std::to_string(players);
-    for (int level : {0, 1, 2, 3}) PlayOut(variant, level, 12);
+    for (int level = 0; level <= MaxLevel("hex-checkers", players); ++level) {
+      PlayOut(variant, level, 12);
+    }
   }
   PlayOut("players=3", 2, 12, "brs");
   PlayOut("players=6,radius=8", 2, 12, "brs");
@@ -65,7 +68,8 @@ TEST(HexCheckersBot, DeterministicForTheSameRequest) {
   auto s = NewState("players=6");
   BotRequest req;
   req.game = "hex-checkers";
-  req.level = 3;
+  req.level = MaxLevel("hex-checkers", 6);
+  req.node_budget = 5'000;
   req.seed = 11;
   auto a = ChooseBotMoveForState(*s, req);
   auto b = ChooseBotMoveForState(*s, req);

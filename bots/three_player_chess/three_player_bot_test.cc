@@ -41,7 +41,7 @@ TEST(ThreePlayerChessBot, EveryLevelPlaysLegallyAndRepeatably) {
     EXPECT_EQ(Ask(*state, level, 9).result.move, a.result.move);
     ASSERT_TRUE(state->Apply(a.result.move).ok());
   }
-  EXPECT_EQ(MaxLevel(3), 4);
+  EXPECT_EQ(MaxLevel("three-player-chess", 3), 4);
 }
 
 TEST(ThreePlayerChessBot, GreedyTakesTheHangingQueen) {

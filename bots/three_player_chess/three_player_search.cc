@@ -146,7 +146,7 @@ class ThreePlayerChessBot : public GameBot {
       return a;
     }
     a.algorithm = "paranoid";
-    const SearchLimits limits = LimitsFor(req, 3);
+    const SearchLimits limits = LimitsFor(req, state);
     Order(pos, list);
     std::string chosen = tpc::MoveText(list.moves[0]);
     int64_t nodes = 0;

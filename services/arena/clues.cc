@@ -20,7 +20,7 @@ absl::StatusOr<Clue> ClueMaker::Make(grpc::ClientContext& ctx, const v1::GameVie
   ask.set_position(view.position());
   ask.set_seat(view.seats(seat).engine_seat());
   // The clue bot plays the arena's clue level, or the game's top level if that is lower.
-  const int level = std::min(clue_level_, bots::MaxLevel(view.seats_size()));
+  const int level = std::min(clue_level_, bots::MaxLevel(view.engine_game(), view.seats_size()));
   ask.set_level(level);
   ask.set_time_cap_ms(std::max<int64_t>(1, absl::ToInt64Milliseconds(search_time)));
   // A clue is a search: bounded in how many run at once, for everyone.

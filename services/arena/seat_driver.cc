@@ -101,10 +101,10 @@ absl::Status CheckBotSeat(const v1::SeatSpec& s, const std::string& engine_game,
     }
     return absl::OkStatus();
   }
-  const int top = bots::MaxLevel(seats);
+  const int top = bots::MaxLevel(engine_game, seats);
   if (s.bot_level() < 1 || s.bot_level() > top) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a bot seat in a game of ", seats, " seats needs a level 1..", top));
+    return absl::InvalidArgumentError(absl::StrCat("a bot seat of ", engine_game, " at ", seats,
+                                                   " seats needs a level 1..", top));
   }
   return absl::OkStatus();
 }
@@ -548,9 +548,10 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
     ask.set_position(view.position());
     ask.set_seat(engine_seat);
     // Tables and leagues refuse levels above the game's top (bots/core/levels.h); a seat made
-    // before three-seat levels stopped at 4 plays the top level instead of being refused every
-    // turn.
-    ask.set_level(std::min(d.spec.bot_level(), bots::MaxLevel(view.seats_size())));
+    // before its game's scale shrank (three seats stopped at 4, then each game got the levels its
+    // ladder earns) plays the top level instead of being refused every turn.
+    ask.set_level(
+        std::min(d.spec.bot_level(), bots::MaxLevel(f.table.engine_game, view.seats_size())));
     ask.set_stockfish_elo(d.spec.stockfish_elo());
     ask.set_seed(Mix(f.table.game_id, static_cast<uint64_t>(view.last_sequence())));
     ask.set_time_cap_ms(absl::ToInt64Milliseconds(cap));
@@ -978,7 +979,7 @@ std::optional<int> SeatDriver::FinalEvaluation(Follow& f, const v1::GameView& vi
     *ask.mutable_variant() = view.settings().variant();
     ask.set_position(view.position());
     ask.set_seat(mover);
-    ask.set_level(bots::MaxLevel(view.seats_size()));
+    ask.set_level(bots::MaxLevel(f.table.engine_game, view.seats_size()));
     ask.set_seed(Mix(f.table.game_id, static_cast<uint64_t>(view.last_sequence())));
     ask.set_time_cap_ms(absl::ToInt64Milliseconds(options_.adjudication_time));
     v1::ChooseMoveResponse answer;
