@@ -1,6 +1,6 @@
 // The Chestonia checkers player: dart decisions by rule of thumb (checkers_search.h), level 1
-// the best one-ply turn, levels 2 and up alpha-beta on the level's node budget (paranoid with
-// three seats; docs/bots.md has the ladder).
+// the best one-ply turn (forced capture replies resolved), levels 2 and up alpha-beta on the
+// level's node budget (paranoid with three seats; docs/bots.md has the ladder).
 #include "bots/chestonia_checkers/checkers_search.h"
 #include "bots/core/game_bot.h"
 #include "engine/chestonia_checkers/chestonia_checkers_game.h"

@@ -1,6 +1,6 @@
-// The Chestonia checkers searcher: a static evaluation per seat, a greedy one-ply move and an
-// iterative-deepening alpha-beta on a node budget (paranoid with three seats: every opponent
-// is taken to play against the root seat).
+// The Chestonia checkers searcher: a static evaluation per seat, a greedy one-ply move (forced
+// capture replies resolved) and an iterative-deepening alpha-beta on a node budget (paranoid
+// with three seats: every opponent is taken to play against the root seat).
 //
 // Bounded by construction: every turn list it makes is GenerateTurns with kTurnBudget chain
 // points per piece, so a position with hundreds of thousands of distinct turns (flying kings,
@@ -23,7 +23,8 @@ inline constexpr int64_t kCheckersTurnBudget = 400;
 // opponents' still in; a won game is +-30000. Seats out score -30000.
 std::array<int, 3> CheckersSeatScores(const engine::chestonia_checkers::Position& pos);
 
-// The searcher's choice at kMove: level 1 (`limits.nodes` 0) one ply, otherwise alpha-beta.
+// The searcher's choice at kMove: level 1 (`limits.nodes` 0) one ply with the forced capture
+// replies resolved (a bounded capture search after each turn), otherwise alpha-beta.
 SearchResult CheckersSearch(const engine::chestonia_checkers::Position& pos,
                             const SearchLimits& limits);
 
