@@ -81,6 +81,53 @@ static_assert(LevelBudgets{500, 4'000}.Nodes(2) == 500);
 static_assert(LevelBudgets{500, 4'000}.Nodes(3) == 4'000);
 static_assert(LevelBudgets{500, 4'000}.Nodes(7) == 4'000);
 
+TEST(Levels, EveryGameScaleNamesARegisteredGameAndGrowsLevelByLevel) {
+  int own = 0;
+  for (const LevelScale* scale : kGameLevelScales) {
+    if (scale == nullptr) continue;
+    ++own;
+    ASSERT_NE(FindGame(scale->game_id), nullptr) << scale->game_id;
+    EXPECT_EQ(&LevelScaleOf(scale->game_id), scale) << scale->game_id;
+    for (int seats : {2, 3, 4, 6}) {
+      const int top = MaxLevel(scale->game_id, seats);
+      EXPECT_GE(top, 1);
+      EXPECT_LE(top, kMaxLevel);
+      EXPECT_EQ(LevelNodeBudget(scale->game_id, 0, seats), 0);
+      EXPECT_EQ(LevelNodeBudget(scale->game_id, 1, seats), 0);
+      for (int l = 2; l <= top; ++l) {
+        EXPECT_GT(LevelNodeBudget(scale->game_id, l, seats),
+                  LevelNodeBudget(scale->game_id, l - 1, seats))
+            << scale->game_id << " level " << l << " at " << seats << " seats";
+      }
+    }
+  }
+  EXPECT_GE(own, 1);
+}
+
+// A game with its own scale refuses, naming its own range, the level above its top, and plays
+// its top level within that level's budget.
+TEST(Levels, AGameWithItsOwnScaleRefusesLevelsAboveItsTopNamingItsRange) {
+  ASSERT_NE(&LevelScaleOf("chestonia-go"), &kDefaultLevels);
+  for (int seats : {2, 3}) {
+    const std::string variant = absl::StrCat("players=", seats);
+    auto s = NewState("chestonia-go", variant);
+    const int top = MaxLevel("chestonia-go", seats);
+    BotRequest req{
+        .game = "chestonia-go", .variant = variant, .seat = s->ToMove(), .level = top + 1};
+    auto refused = ChooseBotMoveForState(*s, req);
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(std::string(refused.status().message()),
+              absl::StrCat("chestonia-go at ", seats, " seats has the levels 0..", top));
+    req.level = -1;
+    EXPECT_EQ(ChooseBotMoveForState(*s, req).status().code(), absl::StatusCode::kInvalidArgument);
+    req.level = top;
+    auto a = ChooseBotMoveForState(*s, req);
+    ASSERT_TRUE(a.ok()) << a.status();
+    EXPECT_TRUE(IsLegal(*s, a->result.move));
+    EXPECT_LE(a->result.nodes, LevelNodeBudget("chestonia-go", top, seats) + 1000);
+  }
+}
+
 TEST(Levels, AThreeSeatGameRefusesLevelsAboveItsTop) {
   auto s = NewState("chestonia-chess", "players=3");
   BotRequest req{

@@ -11,7 +11,10 @@
 // (bots/core/level_scale.h), and bots/CMakeLists.txt collects those headers into the generated
 // bots/all_levels.h, the way it finds RegisteredBot_<game>. A game without one plays
 // kDefaultLevels: two seats 2..8 at 1,000 × 3^(level−2) nodes, three or more seats 2..4 at
-// 1,000 / 5,000 / 125,000. docs/bots.md has every game's table and every ladder step measured.
+// 1,000 / 5,000 / 125,000 (chess and Chestonia chess, whose ladders hold it). Today Chestonia
+// checkers, Chestonia Go, three-player chess and hex checkers declare their own, some with as few
+// as one searched level; docs/bots.md has every game's table, every ladder step measured, and
+// the tops that are still short of 95% against level 1.
 // Levels can be added on top when a stronger search earns them; the existing ones keep their
 // meaning.
 #pragma once
