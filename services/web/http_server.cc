@@ -357,12 +357,12 @@ class WebServer::Session : public std::enable_shared_from_this<Session>, public 
   }
   void Drain() {
     buffer_.consume(buffer_.size());
-    stream_.async_read_some(
-        buffer_.prepare(64 << 10), [self = shared_from_this()](beast::error_code ec, size_t n) {
-          self->lingered_ += n;
-          if (ec || self->lingered_ >= kLingerBytes) return self->Shutdown();
-          self->Drain();
-        });
+    stream_.async_read_some(buffer_.prepare(64 << 10),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              self->lingered_ += n;
+                              if (ec || self->lingered_ >= kLingerBytes) return self->Shutdown();
+                              self->Drain();
+                            });
   }
 
   void Abort() {

@@ -5,7 +5,8 @@
 // /proc before the watchers, once they all stream, halfway and at the end: flat memory means
 // the last two agree.
 //
-//   sse_fanout --web=127.0.0.1:7105 --game_state=127.0.0.1:7101 --arena=127.0.0.1:7100 --web_pid=PID
+//   sse_fanout --web=127.0.0.1:7105 --game_state=127.0.0.1:7101 --arena=127.0.0.1:7100
+//   --web_pid=PID
 //              --watchers=5000 --moves=60 --interval_ms=200   (one command line)
 #include <sys/resource.h>
 
