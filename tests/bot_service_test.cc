@@ -94,6 +94,38 @@ TEST_F(BotServiceTest, OnlyTheArenaServiceMayAsk) {
   EXPECT_FALSE(resp.move().text().empty());
 }
 
+TEST_F(BotServiceTest, EvaluatesAPlayedMoveForTheArenaOnly) {
+  v1::EvaluateMoveRequest req;
+  req.set_engine_game("chess");
+  req.set_position("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1");  // the queen on d5 is free
+  req.set_seat(0);
+  req.set_move("e1f2");
+  v1::EvaluateMoveResponse resp;
+  {
+    grpc::ClientContext ctx;  // another service: refused like ChooseMove
+    common::SetDeadline(ctx, absl::Seconds(20));
+    AttachServiceCredential(ctx, "arena-web");
+    EXPECT_EQ(stub_->EvaluateMove(&ctx, req, &resp).error_code(), grpc::PERMISSION_DENIED);
+  }
+  grpc::ClientContext ctx;
+  common::SetDeadline(ctx, absl::Seconds(60));
+  AttachServiceCredential(ctx, "arena");
+  grpc::Status s = stub_->EvaluateMove(&ctx, req, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.best_move(), "e4d5");
+  EXPECT_FALSE(resp.matched());
+  EXPECT_TRUE(resp.has_loss());
+  EXPECT_EQ(resp.mark(), "blunder");
+  EXPECT_GT(resp.loss_cp(), 700);
+  EXPECT_GT(resp.nodes(), 0);
+
+  req.set_move("e4e6");  // not legal: refused, nothing else to lose
+  grpc::ClientContext bad;
+  common::SetDeadline(bad, absl::Seconds(20));
+  AttachServiceCredential(bad, "arena");
+  EXPECT_EQ(stub_->EvaluateMove(&bad, req, &resp).error_code(), grpc::INVALID_ARGUMENT);
+}
+
 TEST_F(BotServiceTest, ChessMoveWithSearchFigures) {
   const std::string start = Initial("chess", "");
   ChooseMoveResponse resp;

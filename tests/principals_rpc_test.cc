@@ -551,7 +551,7 @@ struct InternalRow {
   Code expected[kInternalPrincipals];
 };
 
-constexpr std::string_view kBotRpcs[] = {"ChooseMove"};
+constexpr std::string_view kBotRpcs[] = {"ChooseMove", "EvaluateMove"};
 static_assert(std::size(kBotRpcs) == RpcCountOf<v1::BotService>::value,
               "a BotService RPC has no row in kBotRpcs (and the table below)");
 constexpr std::string_view kGatewayRpcs[] = {"RegisterKey", "ReleaseKey", "ChooseMove",
@@ -583,6 +583,21 @@ TEST(PrincipalsRpcTest, EveryBotRpcAgainstEveryPrincipal) {
          grpc::Status s = stub->ChooseMove(&ctx, req, &resp);
          if (s.ok()) {
            EXPECT_FALSE(resp.move().text().empty());
+         }
+         return s;
+       },
+       {UA, UA, UA, PD, OK}},
+      {"EvaluateMove",
+       [&](grpc::ClientContext& ctx) {
+         v1::EvaluateMoveRequest req;
+         req.set_engine_game("chess");
+         req.set_position(position);
+         req.set_move("e2e4");
+         req.set_level(2);
+         v1::EvaluateMoveResponse resp;
+         grpc::Status s = stub->EvaluateMove(&ctx, req, &resp);
+         if (s.ok()) {
+           EXPECT_FALSE(resp.best_move().empty());
          }
          return s;
        },

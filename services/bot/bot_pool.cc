@@ -23,8 +23,18 @@ BotPool::~BotPool() {
 
 void BotPool::Submit(bots::BotRequest request, absl::Time arrived, absl::Time stop_at,
                      std::function<void(BotJobResult)> done) {
-  Job job{std::move(request), arrived, stop_at, std::move(done),
-          std::make_shared<std::atomic<bool>>(false)};
+  SubmitWork(arrived, stop_at,
+             [request = std::move(request), arrived, done = std::move(done)](
+                 const std::atomic<bool>* stop, absl::Duration queued) mutable {
+               request.stop = stop;
+               BotJobResult result{bots::ChooseBotMove(request), queued, absl::ZeroDuration()};
+               result.elapsed = absl::Now() - arrived;
+               done(std::move(result));
+             });
+}
+
+void BotPool::SubmitWork(absl::Time arrived, absl::Time stop_at, Work work) {
+  Job job{arrived, stop_at, std::move(work), std::make_shared<std::atomic<bool>>(false)};
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(job));
@@ -47,18 +57,13 @@ void BotPool::WorkerLoop() {
       }
     }
     watch_cv_.notify_all();
-    const absl::Time started = absl::Now();
-    job.request.stop = job.stop.get();
-    BotJobResult result{bots::ChooseBotMove(job.request), started - job.arrived,
-                        absl::ZeroDuration()};
+    job.work(job.stop.get(), absl::Now() - job.arrived);
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_.erase(std::remove_if(running_.begin(), running_.end(),
                                     [&](const auto& r) { return r.second == job.stop; }),
                      running_.end());
     }
-    result.elapsed = absl::Now() - job.arrived;
-    job.done(std::move(result));
   }
 }
 

@@ -41,14 +41,17 @@ class BotPool {
   // `stop_at`: when the search must stop (absl::InfiniteFuture() for none).
   void Submit(bots::BotRequest request, absl::Time arrived, absl::Time stop_at,
               std::function<void(BotJobResult)> done);
+  // Any other search work on the same workers and watchdog: `work` runs on a worker thread
+  // with the job's stop flag and the time it waited in the queue.
+  using Work = std::function<void(const std::atomic<bool>* stop, absl::Duration queued)>;
+  void SubmitWork(absl::Time arrived, absl::Time stop_at, Work work);
   int workers() const { return int(threads_.size()); }
 
  private:
   struct Job {
-    bots::BotRequest request;
     absl::Time arrived;
     absl::Time stop_at;
-    std::function<void(BotJobResult)> done;
+    Work work;
     std::shared_ptr<std::atomic<bool>> stop;
   };
   void WorkerLoop();

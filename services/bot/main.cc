@@ -5,7 +5,8 @@
 //
 // BotService.ChooseMove is a thin callback-API adapter over BotPool (bot_pool.h): the handler
 // only converts the request and submits it; a worker thread searches and finishes the reactor,
-// so no gRPC thread ever blocks on a search.
+// so no gRPC thread ever blocks on a search. BotService.EvaluateMove (a judgement of a move already
+// played, bots/core/evaluate.h) runs on the same workers.
 #include <algorithm>
 #include <cstdio>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "arena/v1/bot.grpc.pb.h"
+#include "bots/core/evaluate.h"
 #include "common/config.h"
 #include "common/flags.h"
 #include "common/grpc_util.h"
@@ -27,6 +29,28 @@ ABSL_FLAG(int, bot_workers, 0, "Search threads; 0 = one per core.");
 
 namespace arena::bot_service {
 namespace {
+
+std::string VariantText(const v1::VariantOptions& variant) {
+  std::vector<std::string> kv;
+  for (const auto& [k, v] : variant.options()) kv.push_back(k + "=" + v);
+  std::sort(kv.begin(), kv.end());
+  return absl::StrJoin(kv, ",");
+}
+
+// When a search must stop: at the time cap, and before the caller's deadline with room for the
+// answer to travel back (a tenth of the time left, between 20 and 250 ms).
+absl::Time StopAt(const grpc::CallbackServerContext& context, absl::Time arrived,
+                  int64_t time_cap_ms) {
+  absl::Time stop_at = absl::InfiniteFuture();
+  if (time_cap_ms > 0) stop_at = arrived + absl::Milliseconds(time_cap_ms);
+  const absl::Time deadline = absl::FromChrono(context.deadline());
+  if (deadline < absl::InfiniteFuture()) {
+    const absl::Duration margin =
+        std::clamp((deadline - arrived) / 10, absl::Milliseconds(20), absl::Milliseconds(250));
+    stop_at = std::min(stop_at, deadline - margin);
+  }
+  return stop_at;
+}
 
 class BotServiceImpl final : public v1::BotService::CallbackService {
  public:
@@ -55,10 +79,7 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
     }
     bots::BotRequest req;
     req.game = game;
-    std::vector<std::string> kv;
-    for (const auto& [k, v] : request->variant().options()) kv.push_back(k + "=" + v);
-    std::sort(kv.begin(), kv.end());
-    req.variant = absl::StrJoin(kv, ",");
+    req.variant = VariantText(request->variant());
     req.position = request->position();
     req.seat = request->seat();
     req.level = request->level();
@@ -67,16 +88,7 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
     req.algorithm = request->algorithm();
     req.stockfish_elo = request->stockfish_elo();
     req.time_cap_ms = request->time_cap_ms();
-    // Stop at the time cap, and before the caller's deadline with room for the answer to
-    // travel back: a tenth of the time left, between 20 and 250 ms.
-    absl::Time stop_at = absl::InfiniteFuture();
-    if (request->time_cap_ms() > 0) stop_at = arrived + absl::Milliseconds(request->time_cap_ms());
-    const absl::Time deadline = absl::FromChrono(context->deadline());
-    if (deadline < absl::InfiniteFuture()) {
-      const absl::Duration margin =
-          std::clamp((deadline - arrived) / 10, absl::Milliseconds(20), absl::Milliseconds(250));
-      stop_at = std::min(stop_at, deadline - margin);
-    }
+    const absl::Time stop_at = StopAt(*context, arrived, request->time_cap_ms());
     pool_.Submit(std::move(req), arrived, stop_at, [reactor, response](BotJobResult r) {
       if (!r.answer.ok()) {
         reactor->Finish(common::ToGrpc(r.answer.status()));
@@ -94,6 +106,59 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
       response->set_stopped(s.stopped);
       reactor->Finish(grpc::Status::OK);
     });
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* EvaluateMove(grpc::CallbackServerContext* context,
+                                         const v1::EvaluateMoveRequest* request,
+                                         v1::EvaluateMoveResponse* response) override {
+    const absl::Time arrived = absl::Now();
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    if (absl::Status s = auth_.Require(*context, {"arena"}); !s.ok()) {
+      reactor->Finish(common::ToGrpc(s));
+      return reactor;
+    }
+    if (engine::FindGame(request->engine_game()) == nullptr) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   "engine_game names no game this build serves"));
+      return reactor;
+    }
+    if (request->node_budget() < 0 || request->move().empty()) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   "a move is required and node_budget must not be negative"));
+      return reactor;
+    }
+    bots::BotRequest req;
+    req.game = request->engine_game();
+    req.variant = VariantText(request->variant());
+    req.position = request->position();
+    req.seat = request->seat();
+    req.level = request->level();
+    req.node_budget = request->node_budget();
+    req.seed = request->seed();
+    pool_.SubmitWork(arrived, StopAt(*context, arrived, 0),
+                     [reactor, response, req = std::move(req), move = request->move(), arrived](
+                         const std::atomic<bool>* stop, absl::Duration) mutable {
+                       req.stop = stop;
+                       absl::StatusOr<bots::MoveEvaluation> e = bots::EvaluateMove(req, move);
+                       if (!e.ok()) {
+                         reactor->Finish(common::ToGrpc(e.status()));
+                         return;
+                       }
+                       response->set_best_move(e->best_move);
+                       response->set_matched(e->matched);
+                       response->set_has_loss(e->has_loss);
+                       response->set_best_cp(e->best_cp);
+                       response->set_played_cp(e->played_cp);
+                       response->set_loss_cp(e->loss_cp);
+                       response->set_share_lost(e->share_lost);
+                       response->set_mark(e->mark);
+                       response->set_algorithm(e->algorithm);
+                       response->set_depth(e->depth);
+                       response->set_nodes(e->nodes);
+                       response->set_elapsed_ms(absl::ToInt64Milliseconds(absl::Now() - arrived));
+                       reactor->Finish(grpc::Status::OK);
+                     });
     return reactor;
   }
 
