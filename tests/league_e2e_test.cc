@@ -349,6 +349,38 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
   EXPECT_TRUE(j["model_turns"][0]["attempts"][0].contains("prompt"));
   txn.commit();
 
+  // arena-bot judged the model moves (services/arena/move_judge.h): the judge works after the
+  // move, so the last ones may still be on their way; every judgement written is coherent.
+  int judged = 0;
+  for (int tries = 0; tries < 100 && judged == 0; ++tries) {
+    for (const auto& [slot, game_id] : finished) {
+      v1::ExportGameRequest one;
+      one.set_game_id(game_id);
+      v1::ExportGameResponse out;
+      ASSERT_TRUE(CallAs(*stub, &Stub::ExportGame, As{}, one, &out).ok());
+      const nlohmann::json record = nlohmann::json::parse(out.json());
+      for (const auto& t : record["model_turns"]) {
+        if (!t.contains("evaluation")) continue;
+        ++judged;
+        const auto& e = t["evaluation"];
+        EXPECT_EQ(t["outcome"], "ok");
+        EXPECT_FALSE(e["best_move"].get<std::string>().empty());
+        if (e["best_move"] == t["action"]) {
+          EXPECT_TRUE(e["matched"].get<bool>()) << e.dump();
+        }
+        if (e.contains("loss_cp")) {  // two seats
+          EXPECT_GE(e["loss_cp"].get<int>(), 0) << e.dump();
+          if (e["matched"].get<bool>()) {
+            EXPECT_EQ(e["loss_cp"].get<int>(), 0) << e.dump();
+          }
+          EXPECT_EQ(e["best_cp"].get<int>() - e["played_cp"].get<int>(), e["loss_cp"].get<int>());
+        }
+      }
+    }
+    if (judged == 0) absl::SleepFor(absl::Milliseconds(200));
+  }
+  EXPECT_GT(judged, 0) << "no model move was judged";
+
   // The platform key never left the gateway: not in any log, nor in the database.
   EXPECT_THAT(d.AllLogs(), ::testing::Not(HasSubstr(kPlatformKey)));
   EXPECT_THAT(exported.json(), ::testing::Not(HasSubstr(kPlatformKey)));

@@ -165,6 +165,7 @@ int main(int argc, char** argv) {
                                              absl::GetFlag(FLAGS_gateway_addr)};
   std::unique_ptr<arena::clients::ServiceClients> clients;
   std::unique_ptr<arena::service::ClueMaker> clues;  // outlives the driver, which uses it
+  std::unique_ptr<arena::service::MoveJudge> judge;  // outlives the driver too
   std::unique_ptr<arena::service::SeatDriver> driver;
   std::unique_ptr<arena::service::LeagueRunner> leagues;
   std::unique_ptr<arena::service::ModelCatalogue> catalogue;
@@ -199,8 +200,9 @@ int main(int argc, char** argv) {
     driver_options.bot_time_cap = absl::Milliseconds(bot_cap_ms);
     // People's clues (GetClue) and model seats' (the driver) share one bound on searches.
     clues = std::make_unique<arena::service::ClueMaker>(*clients, clue_level, max_concurrent_clues);
+    judge = std::make_unique<arena::service::MoveJudge>(*clients, *pool);
     driver = std::make_unique<arena::service::SeatDriver>(*clients, *pool, ledger, driver_options,
-                                                          clues.get());
+                                                          clues.get(), judge.get());
     leagues = std::make_unique<arena::service::LeagueRunner>(*clients, *pool, *driver,
                                                              absl::Milliseconds(tick_ms));
     driver->SetOnGameEnd([&leagues](const std::string&) { leagues->Wake(); });

@@ -524,7 +524,8 @@ absl::Status ArenaServiceImpl::ExportGameWork(const Ctx& ctx, const v1::ExportGa
     }
     for (const auto& row :
          txn.exec_params("SELECT turn_seq, action_number, seat, participant, outcome, action_text, "
-                         "reasoning, cost, tokens, latency_ms, attempts_json, state FROM ai_turns "
+                         "reasoning, cost, tokens, latency_ms, attempts_json, state, "
+                         "evaluation_json FROM ai_turns "
                          "WHERE game_id = $1 ORDER BY turn_seq",
                          req.game_id())) {
       out["model_turns"].push_back(
@@ -540,6 +541,11 @@ absl::Status ArenaServiceImpl::ExportGameWork(const Ctx& ctx, const v1::ExportGa
            {"latency_ms", row[9].as<int64_t>()},
            {"attempts", nlohmann::json::parse(row[10].as<std::string>(), nullptr, false)},
            {"state", row[11].as<std::string>()}});
+      // The bot's judgement of the move (services/arena/move_judge.h), once it is written.
+      if (!row[12].is_null()) {
+        nlohmann::json e = nlohmann::json::parse(row[12].as<std::string>(), nullptr, false);
+        if (e.is_object()) out["model_turns"].back()["evaluation"] = std::move(e);
+      }
     }
     return absl::OkStatus();
   });

@@ -192,8 +192,13 @@ struct SeatDriver::Follow {
 };
 
 SeatDriver::SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
-                       SeatDriverOptions options, ClueMaker* clues)
-    : clients_(clients), pool_(pool), ledger_(ledger), options_(options), clues_(clues) {}
+                       SeatDriverOptions options, ClueMaker* clues, MoveJudge* judge)
+    : clients_(clients),
+      pool_(pool),
+      ledger_(ledger),
+      options_(options),
+      clues_(clues),
+      judge_(judge) {}
 
 SeatDriver::~SeatDriver() {
   Stop();
@@ -918,6 +923,10 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
                t.reasoning)) {
       t.state = "submitted";
       (void)save();
+      if (judge_ != nullptr && t.outcome == "ok" && t.action_kind == v1::ACTION_KIND_MOVE) {
+        judge_->Judge({game_id, seq, f.table.engine_game, view.settings().variant(),
+                       view.position(), view.seats(d.seat).engine_seat(), t.action_text});
+      }
     } else {
       auto now = GetView(game_id);
       if (now.ok() && now->last_sequence() != seq) {

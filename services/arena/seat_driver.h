@@ -38,6 +38,7 @@
 #include "clients/service_clients.h"
 #include "services/arena/clues.h"
 #include "services/arena/ledger.h"
+#include "services/arena/move_judge.h"
 #include "services/common/pg_pool.h"
 
 namespace arena::service {
@@ -99,8 +100,9 @@ class SeatDriver {
  public:
   // `clues` (may be null: model seats then get no clues) makes the clues of model seats at
   // tables with clues on, the same way a person's are made (services/arena/clues.h).
+  // `judge` (may be null: model moves then stay unjudged) gets every applied model move.
   SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
-             SeatDriverOptions options, ClueMaker* clues = nullptr);
+             SeatDriverOptions options, ClueMaker* clues = nullptr, MoveJudge* judge = nullptr);
   ~SeatDriver();
 
   // Records a table arena created (in the caller's transaction).
@@ -151,6 +153,7 @@ class SeatDriver {
   ledger::Ledger& ledger_;
   const SeatDriverOptions options_;
   ClueMaker* const clues_;
+  MoveJudge* const judge_;
   std::function<void(const std::string&)> on_end_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Follow>> follows_;

@@ -27,13 +27,18 @@ absl::StatusOr<uint64_t> GameStateCore::Watch(const Caller& caller, const v1::Wa
   w.seat = seat;
   w.delay_moves = req.delay_moves();
   if (req.from_sequence() == 0 && req.delay_moves() == 0) {
+    // The stream goes on after the last event that is durable, not after the last one applied:
+    // an action applied while its write is under way is in the view but not yet in `committed`
+    // (nor in a GetRecord read now), and reaches this watcher when its write completes. Starting
+    // after next_seq - 1 would lose it from both (a watcher's move list missed it).
+    const int64_t durable = g.committed.empty() ? -1 : g.committed.back()->event().sequence();
     v1::GameEvent snap;
     snap.set_type("snapshot");
-    snap.set_sequence(g.next_seq - 1);
+    snap.set_sequence(durable);
     snap.set_seat(seat);
     *snap.mutable_snapshot() = View(g, true, nullptr);
     sink->Push(Share(std::move(snap)));
-    w.after_seq = g.next_seq - 1;
+    w.after_seq = durable;
   } else {
     if (req.delay_moves() > 0) {
       v1::GameEvent snap;

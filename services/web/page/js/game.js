@@ -37,6 +37,22 @@ function attemptsList(turn) {
   }));
 }
 
+// The bot's judgement of a model move (arena's move judge): a mark for the bad ones, and the
+// move it preferred with what the played one gave away. Three-seat games have no loss figure.
+const kMarks = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+function evaluationNote(turn) {
+  const e = turn.evaluation;
+  if (!e || typeof e !== 'object') return null;
+  const mark = kMarks[e.mark] || '';
+  const pawns = (cp) => (cp >= 0 ? '+' : '') + (Number(cp) / 100).toFixed(2);
+  const parts = [];
+  if (e.matched) parts.push('the bot\'s choice too');
+  else parts.push('bot prefers ', h('code', { class: 'best-move' }, e.best_move || '?'));
+  if (e.loss_cp !== undefined && !e.matched) parts.push(` (${pawns(e.played_cp)} against ${pawns(e.best_cp)}; ${Number(e.share_lost).toFixed(0)}% of the chances)`);
+  return h('span', { class: `evaluation ${e.mark || 'good'}`, title: `bot: ${e.algorithm}, depth ${e.depth}` },
+    mark ? h('strong', { class: 'mark' }, mark, ' ', e.mark) : null, mark ? ' · ' : '', ...parts);
+}
+
 export function liveGame(root, gameId) {
   let mine = seatFor(gameId);
   const st = {
@@ -101,19 +117,30 @@ export function liveGame(root, gameId) {
     render();
   }
 
-  function scheduleExport() {
+  // The move judge writes a model move's evaluation shortly after the move: while the newest
+  // model move has none, ask again a few times.
+  let judgeRetries = 0;
+  function scheduleExport(delay = 400) {
     if (exportTimer) return;
     exportTimer = setTimeout(async () => {
       exportTimer = null;
       try {
         const r = await arena('ExportGame', { game_id: gameId });
         const data = JSON.parse(r.json || '{}');
-        st.turns = new Map((data.model_turns || []).map((t) => [Number(t.action_number), t]));
+        const turns = data.model_turns || [];
+        st.turns = new Map(turns.map((t) => [Number(t.action_number), t]));
         render();
+        const newest = turns[turns.length - 1];
+        if (newest && newest.outcome === 'ok' && !newest.evaluation && judgeRetries < 5) {
+          judgeRetries++;
+          scheduleExport(1500);
+        } else {
+          judgeRetries = 0;
+        }
       } catch {
         // Not an arena table, or private: the move list shows what the events carry.
       }
-    }, 400);
+    }, delay);
   }
 
   async function submit(text, kind) {
@@ -299,6 +326,7 @@ export function liveGame(root, gameId) {
         h('span', { class: 'ply' }, `${n}.`), ' ', h('span', { class: 'who' }, who), ' ',
         h('code', { class: 'action' }, ev.action || ev.type),
         clocks !== undefined ? h('span', { class: 'clock' }, clock(clocks)) : null,
+        turn ? evaluationNote(turn) : null,
         reasoning ? h('details', { class: 'reasoning' }, h('summary', {}, 'reasoning'), h('p', {}, reasoning)) : null,
         turn ? attemptsList(turn) : null));
     }
