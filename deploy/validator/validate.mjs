@@ -530,8 +530,10 @@ function kustomizationCheck(file, doc, yamlFiles, objects, report) {
   for (const r of listed) if (!fs.existsSync(path.join(path.dirname(file), r))) report.error(where, `resource ${r} does not exist`);
   for (const f of yamlFiles) {
     const b = path.relative(path.dirname(file), f);
-    if (f !== file && !listed.has(b)) report.error(where, `${b} is not listed in resources`);
+    if (f === file || b.startsWith("templates" + path.sep)) continue; // templates: applied by hand
+    if (!listed.has(b)) report.error(where, `${b} is not listed in resources`);
   }
+  for (const r of listed) if (r.startsWith("templates/")) report.error(where, `${r}: a template of placeholders must not be applied with the rest`);
   const images = new Set(objects.flatMap(({ doc: d }) => (d.kind === "Deployment" ? d.spec.template.spec.containers.map((c) => String(c.image).replace(/:.*$/, "")) : [])));
   for (const i of doc.images || []) {
     if (!images.has(i.name)) report.error(where, `images: ${i.name} is the image of no container`);
@@ -680,8 +682,11 @@ if (only.length) {
   const k8s = only.filter((f) => kind(f) === "k8s");
   if (k8s.length) await checkKubernetes(k8s, report, targets);
 } else {
+  // deploy/k8s/*.yaml (what kustomization.yaml applies) and deploy/k8s/templates/ (the Secret
+  // templates, applied by hand): one set, so that references between them resolve.
   const k8sDir = path.join(deploy, "k8s");
-  const k8sFiles = fs.readdirSync(k8sDir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => path.join(k8sDir, f));
+  const yamlIn = (d) => fs.readdirSync(d).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => path.join(d, f));
+  const k8sFiles = [...yamlIn(k8sDir), ...yamlIn(path.join(k8sDir, "templates"))];
   await checkKubernetes(k8sFiles, report, targets);
   checkComposeFiles([path.join(deploy, "compose.yaml")], report, targets);
   checkComposeFiles([path.join(deploy, "compose.yaml"), path.join(deploy, "compose.mock.yaml")], report, targets);
