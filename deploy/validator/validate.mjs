@@ -36,12 +36,13 @@ const only = [];
 for (let i = 2; i < process.argv.length; ++i) {
   const a = process.argv[i];
   if (a === "--root") root = path.resolve(process.argv[++i]);
-  else if (a === "--only") only.push(...process.argv.slice(i + 1).map((f) => path.resolve(f)));
-  else if (a.startsWith("--")) {
-    console.error(`unknown option ${a}`);
+  else if (a === "--only") {
+    only.push(...process.argv.slice(i + 1).map((f) => path.resolve(f)));
+    break;
+  } else {
+    console.error(`unknown argument ${a} (usage: deploy/validate [--only FILE...])`);
     process.exit(2);
   }
-  if (a === "--only") break;
 }
 const deploy = path.join(root, "deploy");
 const rel = (p) => path.relative(root, p) || p;
@@ -266,7 +267,10 @@ function checkDockerfile(file, report, { requireTargets = true } = {}) {
 // --- Kubernetes ----------------------------------------------------------------------------
 
 // Wraps a parsed document so that every property a validator reads is recorded: what the
-// compiled schema never read is a field it does not know.
+// compiled schema never read is a field it does not know. (kubernetes-models' validators test
+// every property their schema defines, `data.name === undefined || validate(data.name)`, and
+// walk every key of a map. A property whose schema is empty would be read by no code and so be
+// reported; no kind used here has one.)
 function tracked(value, where, nodes) {
   if (value === null || typeof value !== "object") return value;
   const read = new Set();
@@ -560,7 +564,7 @@ async function checkKubernetes(files, report, targets, { policy = true } = {}) {
 // --- Compose -------------------------------------------------------------------------------
 
 let composeValidator = null;
-function checkComposeFiles(files, report, targets, { standalone = false } = {}) {
+function checkComposeFiles(files, report, targets) {
   if (!composeValidator) {
     // The schema names draft 2019-09 by its old http:// URI, which ajv does not know by that
     // name, and labels its parts with draft-04 `id`s (string values; a property named "id" is
@@ -608,7 +612,6 @@ function checkComposeFiles(files, report, targets, { standalone = false } = {}) 
       }
     }
   }
-  if (standalone) return;
   for (const [name, s] of Object.entries(merged.services)) {
     const where = `${s.where} (service ${name})`;
     for (const d of s.depends) if (!merged.services[d]) report.error(where, `depends on ${d}, which no compose file defines`);
