@@ -12,6 +12,11 @@ ABSL_FLAG(std::string, port_file, "", "Write the bound port to this file once se
 ABSL_FLAG(std::string, log_level, "info", "Minimum log level: debug, info, warning, error.");
 ABSL_FLAG(std::string, secrets_dir, ".arena/secrets",
           "Directory of per-deployment service secrets (<service>.secret).");
+ABSL_FLAG(int, metrics_port, -1,
+          "Serve Prometheus metrics over plain HTTP on this port of --host (GET /metrics); "
+          "-1 none, 0 a free one.");
+ABSL_FLAG(std::string, metrics_port_file, "",
+          "Write the bound metrics port to this file once serving.");
 ABSL_FLAG(int, drain_seconds, 10, "How long in-flight calls may take to finish at shutdown.");
 
 namespace arena::common {
@@ -26,6 +31,14 @@ ServerOptions ServerOptionsFromFlags(const std::string& service) {
   if (absl::Status s = ValidatePort(options.port, "port"); !s.ok()) {
     std::fprintf(stderr, "startup error: %s\n", std::string(s.message()).c_str());
     std::exit(2);
+  }
+  options.metrics_port = absl::GetFlag(FLAGS_metrics_port);
+  options.metrics_port_file = absl::GetFlag(FLAGS_metrics_port_file);
+  if (options.metrics_port != -1) {
+    if (absl::Status s = ValidatePort(options.metrics_port, "metrics_port"); !s.ok()) {
+      std::fprintf(stderr, "startup error: %s\n", std::string(s.message()).c_str());
+      std::exit(2);
+    }
   }
   int drain = absl::GetFlag(FLAGS_drain_seconds);
   if (drain < 0 || drain > 3600) {

@@ -14,6 +14,7 @@
 #include "nlohmann/json.hpp"
 #include "services/arena/adjudication.h"
 #include "services/arena/people_record.h"
+#include "services/common/metrics.h"
 #include "services/common/text_check.h"
 
 namespace arena::service {
@@ -538,6 +539,26 @@ bool SeatDriver::Submit(Follow& f, const v1::GameView& view, int seat, v1::Actio
   return false;
 }
 
+namespace {
+
+// AI turns as /metrics shows them (docs/operations.md): one per turn answered, by kind ("bot",
+// "model") and outcome (the model turn's recorded outcome: "ok", "illegal", "provider",
+// "unfunded", ...), and what model turns cost the ledger or a player's own key.
+void RecordAiTurn(const char* kind, const std::string& outcome, int64_t cost_microcredits) {
+  static common::Family<common::Counter>& turns = common::MetricsRegistry::Global().Counters(
+      "arena_ai_turns_total", "AI turns answered, by kind (bot, model) and outcome.",
+      {"kind", "outcome"});
+  static common::Counter& spend =
+      common::MetricsRegistry::Global()
+          .Counters("arena_model_spend_microcredits_total",
+                    "Micro-credits model turns cost (donated credits, an account's, or a key's).")
+          .Get();
+  turns.With({kind, outcome}).Add();
+  if (cost_microcredits > 0) spend.Add(static_cast<double>(cost_microcredits));
+}
+
+}  // namespace
+
 void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& d) {
   const int engine_seat = view.seats(d.seat).engine_seat();
   // The table's pace: the answer waits until the turn has lasted min_bot_turn_ms, within the
@@ -575,6 +596,7 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
       }
       if (stopping_) return;
       const std::string& move = answer.move().text();
+      RecordAiTurn("bot", "ok", 0);
       if (!Submit(f, view, d.seat, common::ActionKindOfText(move), move, "")) {
         auto now = GetView(f.table.game_id);
         // The bot's answer was refused while the turn is still ours: give the turn up rather
@@ -916,6 +938,7 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
     if (!answered) return;
     t.state = "answered";
     if (!save().ok()) return;
+    RecordAiTurn("model", t.outcome, t.cost);
   }
   // Answered (now or before a restart): submit it once, by its action number.
   if (t.state == "answered") {

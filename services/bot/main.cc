@@ -21,6 +21,7 @@
 #include "common/grpc_util.h"
 #include "engine/core/game.h"
 #include "services/bot/bot_pool.h"
+#include "services/common/metrics.h"
 #include "services/common/server.h"
 #include "services/common/service_auth.h"
 #include "services/common/startup.h"
@@ -50,6 +51,29 @@ absl::Time StopAt(const grpc::CallbackServerContext& context, absl::Time arrived
     stop_at = std::min(stop_at, deadline - margin);
   }
   return stop_at;
+}
+
+// Searches as /metrics shows them (docs/operations.md): by game (one this build serves: the
+// handlers refuse any other first) and kind ("choose" a move, "evaluate" a played one).
+void RecordSearch(const std::string& game, const char* kind, int64_t nodes, absl::Duration queued,
+                  bool stopped) {
+  static common::Family<common::Counter>& searches = common::MetricsRegistry::Global().Counters(
+      "arena_bot_searches_total", "Searches arena-bot ran, by game and kind (choose, evaluate).",
+      {"game", "kind"});
+  static common::Family<common::Counter>& node_count = common::MetricsRegistry::Global().Counters(
+      "arena_bot_search_nodes_total", "Nodes searched, by game.", {"game"});
+  static common::Family<common::Counter>& cut = common::MetricsRegistry::Global().Counters(
+      "arena_bot_searches_stopped_total",
+      "Searches stopped by their time cap or the caller's deadline before their node budget.",
+      {"game"});
+  static common::Histogram& waited =
+      common::MetricsRegistry::Global()
+          .Histograms("arena_bot_queue_seconds", "Seconds a search waited for a worker.", {})
+          .Get();
+  searches.With({game, kind}).Add();
+  node_count.With({game}).Add(static_cast<double>(nodes));
+  if (stopped) cut.With({game}).Add();
+  waited.Observe(absl::ToDoubleSeconds(queued));
 }
 
 class BotServiceImpl final : public v1::BotService::CallbackService {
@@ -89,7 +113,9 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
     req.stockfish_elo = request->stockfish_elo();
     req.time_cap_ms = request->time_cap_ms();
     const absl::Time stop_at = StopAt(*context, arrived, request->time_cap_ms());
-    pool_.Submit(std::move(req), arrived, stop_at, [reactor, response](BotJobResult r) {
+    pool_.Submit(std::move(req), arrived, stop_at, [reactor, response, game](BotJobResult r) {
+      RecordSearch(game, "choose", r.answer.ok() ? r.answer->result.nodes : 0, r.queued,
+                   r.answer.ok() && r.answer->result.stopped);
       if (!r.answer.ok()) {
         reactor->Finish(common::ToGrpc(r.answer.status()));
         return;
@@ -138,9 +164,11 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
     req.seed = request->seed();
     pool_.SubmitWork(arrived, StopAt(*context, arrived, 0),
                      [reactor, response, req = std::move(req), move = request->move(), arrived](
-                         const std::atomic<bool>* stop, absl::Duration) mutable {
+                         const std::atomic<bool>* stop, absl::Duration queued) mutable {
                        req.stop = stop;
                        absl::StatusOr<bots::MoveEvaluation> e = bots::EvaluateMove(req, move);
+                       RecordSearch(req.game, "evaluate", e.ok() ? e->nodes : 0, queued,
+                                    e.ok() && e->stopped);
                        if (!e.ok()) {
                          reactor->Finish(common::ToGrpc(e.status()));
                          return;

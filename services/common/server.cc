@@ -15,6 +15,8 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "services/common/callback_heartbeat.h"
+#include "services/common/grpc_metrics.h"
+#include "services/common/metrics_endpoint.h"
 
 #ifndef ARENA_VERSION
 #define ARENA_VERSION "0.0.0"
@@ -60,6 +62,16 @@ sigset_t ShutdownSignals() {
 
 }  // namespace
 
+void WritePortFile(const std::string& path, int port) {
+  if (path.empty()) return;
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << port << "\n";
+  }
+  std::rename(tmp.c_str(), path.c_str());
+}
+
 std::string ArenaVersion() {
   return ARENA_VERSION;
 }
@@ -102,6 +114,9 @@ absl::Status RunServer(const ServerOptions& options) {
   builder.RegisterService(&info);
   for (grpc::Service* s : options.services) builder.RegisterService(s);
   builder.SetMaxReceiveMessageSize(16 << 20);
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(GrpcMetricsInterceptor());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || bound_port == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
@@ -109,14 +124,18 @@ absl::Status RunServer(const ServerOptions& options) {
   server->GetHealthCheckService()->SetServingStatus(true);
   // Without it a service called about once a second answers some calls 100 ms late.
   auto heartbeat = CallbackHeartbeat::Start(server->InProcessChannel(grpc::ChannelArguments()));
-  if (!options.port_file.empty()) {
-    std::string tmp = options.port_file + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::trunc);
-      out << bound_port << "\n";
+  std::unique_ptr<MetricsEndpoint> metrics;
+  if (options.metrics_port >= 0) {
+    auto started = MetricsEndpoint::Start(options.host, options.metrics_port);
+    if (!started.ok()) {
+      server->Shutdown();
+      return started.status();
     }
-    std::rename(tmp.c_str(), options.port_file.c_str());
+    metrics = *std::move(started);
+    WritePortFile(options.metrics_port_file, metrics->port());
+    LogInfo("metrics", {{"address", absl::StrCat(options.host, ":", metrics->port())}});
   }
+  WritePortFile(options.port_file, bound_port);
   LogInfo("serving",
           {{"address", absl::StrCat(options.host, ":", bound_port)}, {"version", ArenaVersion()}});
 
@@ -130,6 +149,7 @@ absl::Status RunServer(const ServerOptions& options) {
   server->Shutdown(std::chrono::system_clock::now() +
                    absl::ToChronoMilliseconds(options.drain_timeout));
   server->Wait();
+  metrics.reset();
   LogInfo("stopped");
   return absl::OkStatus();
 }

@@ -1,6 +1,7 @@
 // The gRPC server bootstrap every Chestonia Arena binary shares: listening address, health
-// checking (grpc.health.v1), reflection, the InfoService, and a clean shutdown on SIGTERM or
-// SIGINT that stops accepting calls, drains the ones in flight and returns 0.
+// checking (grpc.health.v1), reflection, the InfoService, request metrics per method and the
+// /metrics port (grpc_metrics.h, metrics_endpoint.h), and a clean shutdown on SIGTERM or SIGINT
+// that stops accepting calls, drains the ones in flight and returns 0.
 #pragma once
 
 #include <functional>
@@ -18,6 +19,10 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 0;           // 0 picks a free port
   std::string port_file;  // when set, the bound port is written here once serving
+  // Prometheus' plain-HTTP port on `host` (metrics_endpoint.h): -1 none, 0 a free one. Every
+  // gRPC call is counted and timed per method whether or not the port is served.
+  int metrics_port = -1;
+  std::string metrics_port_file;  // when set, the bound metrics port is written here
   absl::Duration drain_timeout = absl::Seconds(10);
   std::vector<grpc::Service*> services;
   std::vector<std::string> games;  // reported by InfoService
@@ -31,6 +36,10 @@ void BlockShutdownSignals();
 
 // Serves until SIGTERM/SIGINT. Returns OK after a clean drain.
 absl::Status RunServer(const ServerOptions& options);
+
+// Writes `port` to `path` (nothing when `path` is empty) through a rename, so a reader never
+// sees a half-written file.
+void WritePortFile(const std::string& path, int port);
 
 // The version string compiled into every binary.
 std::string ArenaVersion();

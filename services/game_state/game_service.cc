@@ -1,4 +1,5 @@
 // GameStateCore: construction, recovery, finding games, events and their grouped commits.
+#include "services/common/metrics.h"
 #include "services/game_state/live_game.h"
 
 namespace arena::game_state {
@@ -13,10 +14,39 @@ const std::string& WatchMessage::Wire() const {
 GameStateCore::GameStateCore(EventLog* store, CredentialHasher hasher, CoreOptions options)
     : store_(store), hasher_(std::move(hasher)), options_(options) {
   timers_.Schedule(absl::Now() + options_.keepalive, [this] { Keepalive(); });
+  auto& metrics = common::MetricsRegistry::Global();
+  metrics.GaugeFunction(
+      "arena_game_state_games_in_memory",
+      "Games this game-state holds in memory (live ones, and finished ones still read).", [this] {
+        std::lock_guard<std::mutex> lock(games_mu_);
+        return static_cast<double>(games_.size());
+      });
+  metrics.GaugeFunction("arena_game_state_games_live",
+                        "Games in memory that are waiting for seats or in play (not over).",
+                        [this] { return static_cast<double>(LiveGames()); });
 }
 
 GameStateCore::~GameStateCore() {
+  // The server stops its metrics port before this core goes (RunServer), so no scrape is
+  // under way; the functions are unset so that none can call into a core that is gone.
+  auto& metrics = common::MetricsRegistry::Global();
+  metrics.GaugeFunction("arena_game_state_games_in_memory", "", nullptr);
+  metrics.GaugeFunction("arena_game_state_games_live", "", nullptr);
   Shutdown();
+}
+
+int64_t GameStateCore::LiveGames() {
+  std::vector<std::shared_ptr<Game>> all;
+  {
+    std::lock_guard<std::mutex> lock(games_mu_);
+    for (auto& [id, g] : games_) all.push_back(g);
+  }
+  int64_t live = 0;
+  for (const auto& g : all) {  // one game lock at a time, none under games_mu_
+    std::lock_guard<std::mutex> lock(g->mu);
+    live += !g->deleted && !IsTerminalStatus(g->status);
+  }
+  return live;
 }
 
 void GameStateCore::Shutdown() {
@@ -97,6 +127,12 @@ void GameStateCore::Commit(const std::shared_ptr<Game>& g, std::vector<StoredEve
     std::shared_ptr<Game> game = weak.lock();
     if (game) {
       if (s.ok()) {
+        static common::Family<common::Counter>& committed =
+            common::MetricsRegistry::Global().Counters("arena_game_state_events_committed_total",
+                                                       "Game events made durable in the move log, "
+                                                       "by type (action, chance, clock, end, ...).",
+                                                       {"type"});
+        for (const auto& ev : protos) committed.With({ev->event().type()}).Add();
         std::lock_guard<std::mutex> lock(game->watch_mu);
         for (const auto& ev : protos) {
           game->committed.push_back(ev);

@@ -149,6 +149,9 @@ class GameStateCore {
   void FinishKeyedCreate(const std::pair<std::string, std::string>& scope_key,
                          const absl::StatusOr<v1::CreateTableResponse>& result);
 
+  // Games in memory that are not over (the games-live gauge).
+  int64_t LiveGames();
+
   EventLog* store_;
   CredentialHasher hasher_;
   CoreOptions options_;

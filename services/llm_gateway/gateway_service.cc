@@ -2,6 +2,7 @@
 
 #include "common/grpc_util.h"
 #include "common/log.h"
+#include "services/common/metrics.h"
 
 namespace arena::llm_gateway {
 
@@ -57,6 +58,31 @@ grpc::ServerUnaryReactor* GatewayService::ReleaseKey(grpc::CallbackServerContext
   return reactor;
 }
 
+namespace {
+
+// Model turns and what they cost, as /metrics shows them (docs/operations.md). The outcome is
+// "ok" or the failure word (a fixed set: move_extraction and the gateway name them).
+void RecordTurn(const absl::Status& status, const arena::v1::ModelTurnResponse& result) {
+  static common::Family<common::Counter>& turns = common::MetricsRegistry::Global().Counters(
+      "arena_gateway_model_turns_total", "Model turns the gateway answered, by outcome.",
+      {"outcome"});
+  static common::Family<common::Counter>& attempts = common::MetricsRegistry::Global().Counters(
+      "arena_gateway_model_attempts_total",
+      "Chat completions asked of the upstream for model turns.");
+  static common::Counter& spend =
+      common::MetricsRegistry::Global()
+          .Counters("arena_gateway_model_spend_microcredits_total",
+                    "Micro-credits the upstream's answers to model turns cost.")
+          .Get();
+  std::string outcome = status.ok() ? "ok" : result.failure();
+  if (outcome.empty()) outcome = "refused";
+  turns.With({outcome}).Add();
+  attempts.Get().Add(result.attempts_size());
+  spend.Add(static_cast<double>(result.total_cost_microcredits()));
+}
+
+}  // namespace
+
 grpc::ServerUnaryReactor* GatewayService::ChooseMove(grpc::CallbackServerContext* ctx,
                                                      const arena::v1::ModelTurnRequest* request,
                                                      arena::v1::ModelTurnResponse* response) {
@@ -68,6 +94,7 @@ grpc::ServerUnaryReactor* GatewayService::ChooseMove(grpc::CallbackServerContext
   // Runs on this thread for a refusal, else later on the HTTP loop's thread.
   gateway_->ChooseMove(*request, [this, reactor, response](absl::Status status,
                                                            arena::v1::ModelTurnResponse result) {
+    RecordTurn(status, result);
     if (status.ok()) {
       *response = std::move(result);
       return FinishLater(reactor, grpc::Status::OK);

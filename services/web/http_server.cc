@@ -8,6 +8,7 @@
 #include "boost/beast/core.hpp"
 #include "boost/beast/http.hpp"
 #include "common/log.h"
+#include "services/common/metrics.h"
 #include "services/web/edge_policy.h"
 #include "services/web/engine_actions.h"
 
@@ -77,6 +78,29 @@ bool PlausibleGameId(std::string_view id) {
   return true;
 }
 
+namespace {
+
+// What /metrics shows of the edge (docs/operations.md).
+struct WebMetrics {
+  common::Gauge& connections = common::MetricsRegistry::Global()
+                                   .Gauges("arena_web_connections_open",
+                                           "HTTP connections open on arena-web, streams included.")
+                                   .Get();
+  common::Gauge& streams =
+      common::MetricsRegistry::Global()
+          .Gauges("arena_web_sse_streams_open", "Server-Sent Events streams open on arena-web.")
+          .Get();
+  common::Family<common::Counter>& responses = common::MetricsRegistry::Global().Counters(
+      "arena_web_http_responses_total", "HTTP answers arena-web wrote, by status code.", {"code"});
+};
+
+WebMetrics& Metrics() {
+  static WebMetrics* m = new WebMetrics();
+  return *m;
+}
+
+}  // namespace
+
 // One connection: requests and answers in turn, or, once it asks for events, one stream.
 class WebServer::Session : public std::enable_shared_from_this<Session>, public SseSink {
  public:
@@ -86,9 +110,12 @@ class WebServer::Session : public std::enable_shared_from_this<Session>, public 
     auto ep = stream_.socket().remote_endpoint(ec);
     peer_ = ec ? "unknown" : ep.address().to_string();
     ++counts_->connections;
+    Metrics().connections.Add(1);
   }
   ~Session() override {
     --counts_->connections;
+    Metrics().connections.Add(-1);
+    if (counted_stream_) Metrics().streams.Add(-1);
     if (counted_stream_ && --counts_->streams_by_address[peer_] <= 0) {
       counts_->streams_by_address.erase(peer_);
     }
@@ -271,6 +298,7 @@ class WebServer::Session : public std::enable_shared_from_this<Session>, public 
     }
     ++open;
     counted_stream_ = true;
+    Metrics().streams.Add(1);
     streaming_ = true;
     game_id_ = std::string(id);
     stream_.expires_never();
@@ -330,6 +358,7 @@ class WebServer::Session : public std::enable_shared_from_this<Session>, public 
   }
 
   void Write(Response res) {
+    Metrics().responses.With({std::to_string(res.result_int())}).Add();
     for (const auto& [k, v] : SecurityHeaders()) res.set(k, v);
     res.keep_alive(keep_alive_ && !server_->stopped_);
     res.prepare_payload();

@@ -15,6 +15,7 @@
 #include "common/flags.h"
 #include "common/grpc_util.h"
 #include "common/log.h"
+#include "services/common/metrics_endpoint.h"
 #include "services/common/server.h"
 #include "services/common/startup.h"
 #include "services/web/feed_hub.h"
@@ -87,10 +88,13 @@ int main(int argc, char** argv) {
     web::FeedHub hub(io, game_state_channel, hub_options);
     web::WebServer server(io, options, &bridge, &files, &hub);
     CheckOrDie(server.Start());
-    if (!server_options.port_file.empty()) {
-      std::string tmp = server_options.port_file + ".tmp";
-      std::ofstream(tmp, std::ios::trunc) << server.port() << "\n";
-      std::rename(tmp.c_str(), server_options.port_file.c_str());
+    WritePortFile(server_options.port_file, server.port());
+    // Prometheus' port (services/common/metrics_endpoint.h), apart from the browsers' one.
+    std::unique_ptr<MetricsEndpoint> metrics;
+    if (server_options.metrics_port >= 0) {
+      metrics =
+          ValueOrDie(MetricsEndpoint::Start(server_options.host, server_options.metrics_port));
+      WritePortFile(server_options.metrics_port_file, metrics->port());
     }
     LogInfo("serving", {{"address", absl::StrCat(options.host, ":", server.port())},
                         {"url", absl::StrCat("http://", options.host, ":", server.port(), "/")},

@@ -35,26 +35,27 @@ class WebDeployment {
     if (mock_port <= 0) return;
     std::string key_file = dir + "/key";
     std::ofstream(key_file) << kWebPlatformKey << "\n";
+    metrics_dir_ = MakeTempDir("metrics-ports");
     game_state_ = std::make_unique<ServerProcess>(
         ARENA_GAME_STATE_BIN,
-        std::vector<std::string>{"--database_url=" + db_.url(), "--keepalive_ms=500",
-                                 "--log_level=warning", "--anonymous_table_burst=100000",
-                                 "--watch_streams_per_address=100000"});
+        WithMetrics("arena-game-state",
+                    {"--database_url=" + db_.url(), "--keepalive_ms=500", "--log_level=warning",
+                     "--anonymous_table_burst=100000", "--watch_streams_per_address=100000"}));
     bot_ = std::make_unique<ServerProcess>(ARENA_BOT_BIN,
-                                           std::vector<std::string>{"--log_level=warning"});
+                                           WithMetrics("arena-bot", {"--log_level=warning"}));
     gateway_ = std::make_unique<ServerProcess>(
         ARENA_GATEWAY_BIN,
-        std::vector<std::string>{
-            "--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port) + "/v1",
-            "--abacus_api_key_file=" + key_file, "--retry_base_ms=20", "--retry_max_ms=200",
-            "--log_level=warning"});
+        WithMetrics("arena-llm-gateway",
+                    {"--abacus_base_url=http://127.0.0.1:" + std::to_string(mock_port) + "/v1",
+                     "--abacus_api_key_file=" + key_file, "--retry_base_ms=20",
+                     "--retry_max_ms=200", "--log_level=warning"}));
     if (!game_state_->ok() || !bot_->ok() || !gateway_->ok()) return;
     std::vector<std::string> af = ArenaFlags(db_.url());
     af.push_back("--game_state_addr=" + game_state_->address());
     af.push_back("--bot_addr=" + bot_->address());
     af.push_back("--gateway_addr=" + gateway_->address());
     af.push_back("--bot_time_cap_ms=300");
-    arena_ = std::make_unique<ServerProcess>(ARENA_ARENA_BIN, af);
+    arena_ = std::make_unique<ServerProcess>(ARENA_ARENA_BIN, WithMetrics("arena", af));
     if (!arena_->ok()) return;
     StartWeb(std::move(web_flags));
   }
@@ -73,8 +74,14 @@ class WebDeployment {
                                      "--streams_per_address=100000",
                                      "--sse_keepalive_ms=400"};
     for (auto& f : extra) argv.push_back(std::move(f));
-    web_ = std::make_unique<Subprocess>(argv);
+    web_ = std::make_unique<Subprocess>(WithMetrics("arena-web", std::move(argv)));
     web_port_ = WaitForPortFile(dir + "/port", absl::Seconds(30));
+  }
+
+  // Every server serves Prometheus metrics on a port of its own (docs/operations.md); the port
+  // of "arena", "arena-game-state", "arena-bot", "arena-llm-gateway" or "arena-web", 0 if none.
+  int MetricsPort(const std::string& server) const {
+    return WaitForPortFile(metrics_dir_ + "/" + server, absl::Seconds(10));
   }
 
   bool ok() const { return arena_ && arena_->ok() && web_port_ > 0; }
@@ -97,7 +104,14 @@ class WebDeployment {
   }
 
  private:
+  std::vector<std::string> WithMetrics(const std::string& server, std::vector<std::string> flags) {
+    flags.push_back("--metrics_port=0");
+    flags.push_back("--metrics_port_file=" + metrics_dir_ + "/" + server);
+    return flags;
+  }
+
   TestDatabase db_;
+  std::string metrics_dir_;
   std::unique_ptr<Subprocess> mock_;
   std::unique_ptr<ServerProcess> game_state_, bot_, gateway_, arena_;
   std::unique_ptr<Subprocess> web_;
