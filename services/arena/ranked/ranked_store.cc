@@ -78,7 +78,8 @@ constexpr char kMoneyGamesInQueue[] =
     "SELECT p.player_a, p.player_b, count(*) FROM arena.ranked_pairings p "
     "WHERE p.state <> 'aborted' "
     "  AND p.paired_at >= 'epoch'::timestamptz + $3 * interval '1 microsecond' "
-    "  AND p.paired_at < 'epoch'::timestamptz + $3 * interval '1 microsecond' + interval '1 day' "
+    "  AND p.paired_at < 'epoch'::timestamptz + $3 * interval '1 microsecond' + interval '24 "
+    "hours' "
     "  AND p.player_a IN (SELECT player_id FROM arena.ranked_queue "
     "                     WHERE city_id = $1 AND time_control = $2) "
     "  AND p.player_b IN (SELECT player_id FROM arena.ranked_queue "
@@ -89,7 +90,7 @@ constexpr char kMoneyGamesOfPair[] =
     "SELECT count(*) FROM arena.ranked_pairings "
     "WHERE player_a = $1 AND player_b = $2 AND state <> 'aborted' "
     "  AND paired_at >= 'epoch'::timestamptz + $3 * interval '1 microsecond' "
-    "  AND paired_at < 'epoch'::timestamptz + $3 * interval '1 microsecond' + interval '1 day'";
+    "  AND paired_at < 'epoch'::timestamptz + $3 * interval '1 microsecond' + interval '24 hours'";
 
 // Takes both entries out of the queue and records their pairing, in one statement. The row is
 // written only when both entries were still there (they are: the pass holds their locks), so

@@ -92,7 +92,9 @@ class RankedStoreTest : public ::testing::Test {
 
 TEST_F(RankedStoreTest, JoinIsIdempotentAndKeepsTheFirstJoinTime) {
   Accounts({"u_ann"});
-  auto first = store_->Join("u_ann", "tallinn", TimeControl::k3Plus2, 1520, kNoon);
+  // A Glicko-2 rating has every digit of a double; it is stored and read back exactly.
+  const double rating = 1520.1234567890123;
+  auto first = store_->Join("u_ann", "tallinn", TimeControl::k3Plus2, rating, kNoon);
   ASSERT_TRUE(first.ok()) << first.status();
   EXPECT_TRUE(first->newly_queued);
   EXPECT_EQ(first->joined_at, kNoon);
@@ -104,7 +106,7 @@ TEST_F(RankedStoreTest, JoinIsIdempotentAndKeepsTheFirstJoinTime) {
   auto entry = store_->EntryOf("u_ann");
   ASSERT_TRUE(entry.ok() && entry->has_value());
   EXPECT_EQ((*entry)->joined_at, kNoon);
-  EXPECT_EQ((*entry)->rating, 1520);
+  EXPECT_EQ((*entry)->rating, rating);
   EXPECT_EQ((*entry)->time_control, TimeControl::k3Plus2);
   EXPECT_EQ(CurrentWindow(**entry, kNoon + absl::Seconds(30)), 175);
   EXPECT_THAT(WaitingIds("tallinn", TimeControl::k3Plus2), ::testing::ElementsAre("u_ann"));
