@@ -226,7 +226,7 @@ TEST(UnparsableRequestTest, BotAndGatewayAnswerBeforeAnyHandler) {
   ASSERT_TRUE(bot.ok());
   EXPECT_EQ(
       ExpectEveryRpcRefused(ServiceOf<v1::ChooseMoveRequest>("BotService"), bot.channel(), AsArena),
-      1);
+      2);  // ChooseMove, EvaluateMove
   // No upstream: a parsed call would fail on it, so the code proves the parse refused first.
   ServerProcess gateway(ARENA_GATEWAY_BIN, {"--abacus_base_url=http://127.0.0.1:9/v1"});
   ASSERT_TRUE(gateway.ok());

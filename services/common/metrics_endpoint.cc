@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstring>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace arena::common {
@@ -32,11 +31,15 @@ void WriteAll(int fd, std::string_view data) {
 
 std::string Response(int code, std::string_view reason, std::string_view content_type,
                      std::string_view body) {
-  return absl::StrCat("HTTP/1.1 ", code, " ", reason, "\r\nContent-Type: ", content_type,
-                      "\r\nContent-Length: ", body.size(),
-                      "\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n"
-                      "Connection: close\r\n\r\n",
-                      body);
+  std::string out = absl::StrCat("HTTP/1.1 ", code, " ");
+  out += reason;
+  out += "\r\nContent-Type: ";
+  out += content_type;
+  absl::StrAppend(&out, "\r\nContent-Length: ", body.size(),
+                  "\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n"
+                  "Connection: close\r\n\r\n");
+  out += body;
+  return out;
 }
 
 }  // namespace
@@ -139,10 +142,14 @@ void MetricsEndpoint::Answer(int fd) {
     if (n <= 0) return;
     head.append(buf, static_cast<size_t>(n));
   }
+  if (head.find("\r\n\r\n") > kMaxRequestHead) {  // it came in one piece, but too long
+    WriteAll(fd, Response(431, "Request Header Fields Too Large", "text/plain", "too large\n"));
+    return;
+  }
   const std::string_view line = std::string_view(head).substr(0, head.find("\r\n"));
   const size_t sp1 = line.find(' ');
   const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
-  if (sp2 == std::string_view::npos || !absl::StartsWith(line.substr(sp2 + 1), "HTTP/1.")) {
+  if (sp2 == std::string_view::npos || !line.substr(sp2 + 1).starts_with("HTTP/1.")) {
     WriteAll(fd, Response(400, "Bad Request", "text/plain", "bad request\n"));
     return;
   }
