@@ -84,7 +84,10 @@ std::string Labels(const std::vector<std::string>& names, const std::vector<std:
     absl::StrAppend(&out, out.empty() ? "{" : ",", names[i], "=\"", EscapeLabelValue(values[i]),
                     "\"");
   }
-  if (!extra.empty()) absl::StrAppend(&out, out.empty() ? "{" : ",", extra);
+  if (!extra.empty()) {
+    out += out.empty() ? "{" : ",";
+    out += extra;
+  }
   if (!out.empty()) out += "}";
   return out;
 }
@@ -113,6 +116,9 @@ struct MetricsRegistry::Entry {
                std::unique_ptr<Family<Histogram>>, std::function<double()>>
       body;
 };
+
+MetricsRegistry::MetricsRegistry() = default;
+MetricsRegistry::~MetricsRegistry() = default;
 
 MetricsRegistry::Entry& MetricsRegistry::Find(const std::string& name, std::string_view type) {
   auto& slot = entries_[name];
@@ -194,7 +200,10 @@ std::string MetricsRegistry::Expose() const {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& [name, e] : entries_) {
       if (e->body.index() == 0) continue;
-      Item item{name, e->help, e->type};
+      Item item;
+      item.name = name;
+      item.help = e->help;
+      item.type = e->type;
       if (const auto* f = std::get_if<1>(&e->body)) item.counters = f->get();
       if (const auto* g = std::get_if<2>(&e->body)) item.gauges = g->get();
       if (const auto* h = std::get_if<3>(&e->body)) item.histograms = h->get();

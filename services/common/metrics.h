@@ -72,7 +72,8 @@ class MetricsRegistry {
  public:
   static constexpr size_t kMaxChildren = 1000;
 
-  MetricsRegistry() = default;
+  MetricsRegistry();
+  ~MetricsRegistry();
   MetricsRegistry(const MetricsRegistry&) = delete;
   MetricsRegistry& operator=(const MetricsRegistry&) = delete;
 
