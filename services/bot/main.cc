@@ -86,16 +86,11 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
                                        v1::ChooseMoveResponse* response) override {
     const absl::Time arrived = absl::Now();
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    if (absl::Status s = auth_.Require(*context, {"arena"}); !s.ok()) {
+    if (absl::Status s = Admit(*context, request->engine_game()); !s.ok()) {
       reactor->Finish(common::ToGrpc(s));
       return reactor;
     }
     const std::string& game = request->engine_game();
-    if (engine::FindGame(game) == nullptr) {
-      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                   "engine_game names no game this build serves"));
-      return reactor;
-    }
     if (request->node_budget() < 0 || request->time_cap_ms() < 0) {
       reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                                    "node_budget and time_cap_ms must not be negative"));
@@ -140,13 +135,8 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
                                          v1::EvaluateMoveResponse* response) override {
     const absl::Time arrived = absl::Now();
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    if (absl::Status s = auth_.Require(*context, {"arena"}); !s.ok()) {
+    if (absl::Status s = Admit(*context, request->engine_game()); !s.ok()) {
       reactor->Finish(common::ToGrpc(s));
-      return reactor;
-    }
-    if (engine::FindGame(request->engine_game()) == nullptr) {
-      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                   "engine_game names no game this build serves"));
       return reactor;
     }
     if (request->node_budget() < 0 || request->move().empty()) {
@@ -191,6 +181,16 @@ class BotServiceImpl final : public v1::BotService::CallbackService {
   }
 
  private:
+  // Every search's first checks: only the arena service may ask, and about a game this build
+  // serves.
+  absl::Status Admit(const grpc::CallbackServerContext& context, const std::string& game) const {
+    if (absl::Status s = auth_.Require(context, {"arena"}); !s.ok()) return s;
+    if (engine::FindGame(game) == nullptr) {
+      return absl::InvalidArgumentError("engine_game names no game this build serves");
+    }
+    return absl::OkStatus();
+  }
+
   BotPool& pool_;
   const common::ServiceAuthenticator auth_;
 };

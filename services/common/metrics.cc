@@ -43,21 +43,31 @@ const std::vector<double>& LatencyBuckets() {
   return buckets;
 }
 
-std::string EscapeLabelValue(std::string_view value) {
+namespace {
+
+// Backslash and newline escaped, and double quotes too when `quotes` (label values; help text
+// leaves them).
+std::string Escape(std::string_view text, bool quotes) {
   std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
+  out.reserve(text.size());
+  for (char c : text) {
     if (c == '\\') {
       out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
     } else if (c == '\n') {
       out += "\\n";
+    } else if (c == '"' && quotes) {
+      out += "\\\"";
     } else {
       out += c;
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string EscapeLabelValue(std::string_view value) {
+  return Escape(value, true);
 }
 
 namespace {
@@ -89,21 +99,6 @@ std::string Labels(const std::vector<std::string>& names, const std::vector<std:
     out += extra;
   }
   if (!out.empty()) out += "}";
-  return out;
-}
-
-// Help text escapes backslash and newline only.
-std::string EscapeHelp(std::string_view help) {
-  std::string out;
-  for (char c : help) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
   return out;
 }
 
@@ -214,7 +209,7 @@ std::string MetricsRegistry::Expose() const {
   std::string out;
   for (const Item& it : items) {
     const std::string& name = it.name;
-    absl::StrAppend(&out, "# HELP ", name, " ", EscapeHelp(it.help), "\n# TYPE ", name, " ",
+    absl::StrAppend(&out, "# HELP ", name, " ", Escape(it.help, false), "\n# TYPE ", name, " ",
                     it.type, "\n");
     if (it.counters != nullptr) {
       it.counters->ForEach([&](const std::vector<std::string>& values, const Counter& c) {
