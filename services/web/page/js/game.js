@@ -48,7 +48,10 @@ function evaluationNote(turn) {
   const parts = [];
   if (e.matched) parts.push('the bot\'s choice too');
   else parts.push('bot prefers ', h('code', { class: 'best-move' }, e.best_move || '?'));
-  if (e.loss_cp !== undefined && !e.matched) parts.push(` (${pawns(e.played_cp)} against ${pawns(e.best_cp)}; ${Number(e.share_lost).toFixed(0)}% of the chances)`);
+  // Values in pawns from the mover's side; the drop in winning chances is what the mark reads.
+  if (e.loss_cp !== undefined && !e.matched) {
+    parts.push(` (played ${pawns(e.played_cp)}, best ${pawns(e.best_cp)}: ${Number(e.share_lost).toFixed(0)} points of winning chances lost)`);
+  }
   return h('span', { class: `evaluation ${e.mark || 'good'}`, title: `bot: ${e.algorithm}, depth ${e.depth}` },
     mark ? h('strong', { class: 'mark' }, mark, ' ', e.mark) : null, mark ? ' · ' : '', ...parts);
 }
