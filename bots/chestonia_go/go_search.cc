@@ -326,7 +326,7 @@ SearchResult GoSearch(const Position& root_pos, const BoardHistory& history,
       won.pv = {"pass"};
       won.nodes = 1;
       won.depth = 1;
-      won.score = 1000;
+      won.score = 30000;  // a won game, as SearchResult's scale says
       return won;
     }
   }
@@ -432,8 +432,13 @@ SearchResult GoSearch(const Position& root_pos, const BoardHistory& history,
   result.move = MoveName(chosen.move);
   result.nodes = applied;
   result.depth = 1;
-  result.score =
-      chosen.visits > 0 ? static_cast<int>(std::lround(1000 * chosen.wins / chosen.visits)) : 500;
+  // SearchResult's scale, centred as the generic MCTS's: the chosen child's win rate w (max-n
+  // rewards, 0..1) as (w - 1/2) * 2000, so an even position is 0 and a sure loss -1000.
+  // (Adjudication at a move cap and the move judge read the sign; a win rate read as 0..1000
+  // made every capped game the mover's whenever it had 40% of the chances.)
+  result.score = chosen.visits > 0
+                     ? static_cast<int>(std::lround((chosen.wins / chosen.visits - 0.5) * 2000))
+                     : 0;
   // The principal variation: most visited children down the tree.
   for (int index = best; index >= 0;) {
     result.pv.push_back(MoveName(tree.nodes[index].move));

@@ -72,6 +72,38 @@ TEST(ChestoniaGoBot, PassesToWinWhenTheOpponentHasPassed) {
   EXPECT_EQ(a->result.move, "pass");
 }
 
+// Scores are centipawn-like from the mover's side, as SearchResult says: adjudication at a move
+// cap reads their sign, so a side far behind must score below zero and far ahead above it.
+TEST(ChestoniaGoBot, ScoresAreFromTheMoversSideAndCentred) {
+  // Blue has walled off most of the board's centre; white has one stone at the rim.
+  std::vector<std::pair<std::string, char>> stones;
+  for (const char* c : {"0,0", "1,0", "0,1", "-1,0", "0,-1", "1,-1", "-1,1", "2,0", "0,2", "-2,0",
+                        "0,-2", "2,-2", "-2,2", "2,-1", "-1,2", "1,1", "-1,-1", "1,-2", "-2,1"}) {
+    stones.push_back({c, 'b'});
+  }
+  stones.push_back({"-7,7", 'w'});
+  const std::string board = Board(stones);
+  absl::StatusOr<BotAnswer> ahead =
+      ChooseBotMove(Request("chestonia-go turn=b phase=start stones=" + board, 3));
+  ASSERT_TRUE(ahead.ok()) << ahead.status();
+  EXPECT_GT(ahead->result.score, 0) << ahead->result.move;
+  BotRequest behind = Request("chestonia-go turn=w phase=start stones=" + board, 3);
+  behind.seat = 1;
+  absl::StatusOr<BotAnswer> b = ChooseBotMove(behind);
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_LT(b->result.score, 0) << b->result.move;
+  EXPECT_GE(b->result.score, -1000);
+
+  // A pass that counts the board and wins is a won game.
+  const std::string won =
+      "chestonia-go turn=b phase=start passes=1 stones=" +
+      Board(
+          {{"0,0", 'b'}, {"1,0", 'b'}, {"0,1", 'b'}, {"-1,0", 'b'}, {"0,-1", 'b'}, {"-5,5", 'w'}});
+  absl::StatusOr<BotAnswer> w = ChooseBotMove(Request(won, 3));
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->result.score, 30000);
+}
+
 TEST(ChestoniaGoBot, DartDecisionsAreLegal) {
   const std::string aim = "chestonia-go darts=on turn=b phase=aim dartround=1 stones=" +
                           Board({{"1,0", 'w'}, {"0,1", 'w'}});
