@@ -152,7 +152,9 @@ await scenario('guest-plays-a-full-game-against-a-bot', async (page) => {
         continue;
       }
       const before = await moveCount(page);
-      await target.first().click({ force: true });
+      // The board is drawn anew on every event: a cell lit a moment ago may be gone (the turn's
+      // view replaced); look again rather than wait on it.
+      if (!(await target.first().click({ force: true, timeout: 5000 }).then(() => true, () => false))) continue;
       moves++;
       await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n || /finished/.test(document.querySelector('#game-status')?.textContent || ''), before, { timeout: 20000 });
       if (!shotMid && moves === 2) {

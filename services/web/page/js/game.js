@@ -101,6 +101,7 @@ export function liveGame(root, gameId) {
     }
   }
 
+  let describeRetry = 0;  // the wait before asking for the lit cells again, after a failure
   async function describeLegal() {
     const v = st.view;
     if (!v || !myTurn() || !(v.legal_moves || []).length) {
@@ -109,14 +110,24 @@ export function liveGame(root, gameId) {
     }
     const key = `${v.action_number}:${v.phase}`;
     if (st.described && st.described.key === key) return;
+    let actions;
     try {
       const r = await web('DescribeActions', {
         engine_game: v.engine_game, variant_text: v.variant_text, position: v.position, actions: v.legal_moves,
       });
-      st.described = { key, actions: r.actions || [] };
+      actions = r.actions || [];
     } catch {
-      st.described = { key, actions: [] };
+      // A refused or lost call is asked again (after 0.5 s, 1 s, ... up to 5 s): an empty answer
+      // kept for the turn would leave the player nothing lit to click until the next move.
+      describeRetry = Math.min(describeRetry ? describeRetry * 2 : 500, 5000);
+      setTimeout(describeLegal, describeRetry);
+      return;
     }
+    describeRetry = 0;
+    // The game may have moved on while the cells were asked for: keep only the current turn's.
+    const now = st.view;
+    if (!now || `${now.action_number}:${now.phase}` !== key) return;
+    st.described = { key, actions };
     render();
   }
 
