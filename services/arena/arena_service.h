@@ -19,6 +19,7 @@
 #include "services/arena/league_runner.h"
 #include "services/arena/ledger.h"
 #include "services/arena/model_catalogue.h"
+#include "services/arena/ranked_play.h"
 #include "services/arena/seat_driver.h"
 #include "services/arena/seating.h"
 #include "services/common/rate_limit.h"
@@ -39,7 +40,8 @@ struct PlayDeps {
   SeatDriver* driver = nullptr;
   LeagueRunner* leagues = nullptr;
   ModelCatalogue* catalogue = nullptr;
-  ClueMaker* clues = nullptr;  // shared with the seat driver (model seats get clues too)
+  ClueMaker* clues = nullptr;    // shared with the seat driver (model seats get clues too)
+  RankedPlay* ranked = nullptr;  // ranked chess (null without a database)
 };
 
 // Quotas at the edge (docs/security.md): token buckets, refused with RESOURCE_EXHAUSTED
@@ -115,6 +117,14 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   Reactor* GetModelStats(Ctx*, const v1::ModelStatsRequest*, v1::ModelStatsResponse*) override;
   Reactor* ListModels(Ctx*, const v1::ArenaListModelsRequest*,
                       v1::ArenaListModelsResponse*) override;
+
+  // Ranked chess: cities, the queue, one's staked games (ranked_rpcs.cc).
+  Reactor* AdminPutCity(Ctx*, const v1::AdminPutCityRequest*, v1::City*) override;
+  Reactor* ListCities(Ctx*, const v1::ListCitiesRequest*, v1::ListCitiesResponse*) override;
+  Reactor* JoinRankedQueue(Ctx*, const v1::JoinRankedQueueRequest*, v1::RankedStatus*) override;
+  Reactor* LeaveRankedQueue(Ctx*, const v1::LeaveRankedQueueRequest*, v1::RankedStatus*) override;
+  Reactor* GetRankedStatus(Ctx*, const v1::RankedStatusRequest*, v1::RankedStatus*) override;
+  Reactor* ListRankedGames(Ctx*, const v1::RankedGamesRequest*, v1::RankedGamesResponse*) override;
 
  private:
   Reactor* LeagueVerb(Ctx* ctx, const v1::LeagueRef* req, v1::League* resp, const char* verb);

@@ -36,6 +36,11 @@ ABSL_FLAG(std::string, gateway_addr, "", "arena-llm-gateway address.");
 ABSL_FLAG(int, clue_level, 4, "The bot level that suggests moves at tables with clues on.");
 ABSL_FLAG(int, bot_time_cap_ms, 5000, "The most a bot seat may think when its clock allows more.");
 ABSL_FLAG(int, league_tick_ms, 250, "How often the league loop looks for work.");
+ABSL_FLAG(int, ranked_tick_ms, 1000,
+          "How often the ranked loop pairs every queue, starts new games and settles ended ones");
+ABSL_FLAG(int, ranked_show_up_s, 60,
+          "A ranked table whose players have not both sat down this long after it was made is "
+          "voided (the pairing ends aborted; no stake moves)");
 // Quotas (docs/security.md): token buckets; BURST at once, then RATE.
 ABSL_FLAG(double, signup_burst, 10, "Sign-ups one address may make at once.");
 ABSL_FLAG(double, signups_per_hour, 10, "Sign-ups an address regains an hour.");
@@ -169,6 +174,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<arena::service::SeatDriver> driver;
   std::unique_ptr<arena::service::LeagueRunner> leagues;
   std::unique_ptr<arena::service::ModelCatalogue> catalogue;
+  std::unique_ptr<arena::service::RankedPlay> ranked;
   arena::service::PlayDeps play;
   play.pool = pool.get();
   const int clue_level = absl::GetFlag(FLAGS_clue_level);
@@ -183,6 +189,16 @@ int main(int argc, char** argv) {
   const int tick_ms = absl::GetFlag(FLAGS_league_tick_ms);
   if (bot_cap_ms < 10) DieAtStartup(absl::InvalidArgumentError("--bot_time_cap_ms must be >= 10"));
   if (tick_ms < 10) DieAtStartup(absl::InvalidArgumentError("--league_tick_ms must be >= 10"));
+  const int ranked_tick_ms = absl::GetFlag(FLAGS_ranked_tick_ms);
+  if (ranked_tick_ms < 10) {
+    DieAtStartup(absl::InvalidArgumentError("--ranked_tick_ms must be >= 10"));
+  }
+  arena::service::RankedPlayOptions ranked_options;
+  ranked_options.tick = absl::Milliseconds(ranked_tick_ms);
+  ranked_options.show_up = absl::Seconds(absl::GetFlag(FLAGS_ranked_show_up_s));
+  if (ranked_options.show_up < absl::Seconds(1)) {
+    DieAtStartup(absl::InvalidArgumentError("--ranked_show_up_s must be >= 1"));
+  }
   const int catalogue_ttl_s = absl::GetFlag(FLAGS_model_catalogue_ttl_s);
   if (catalogue_ttl_s < 0) {
     DieAtStartup(absl::InvalidArgumentError("--model_catalogue_ttl_s must not be negative"));
@@ -203,9 +219,15 @@ int main(int argc, char** argv) {
     judge = std::make_unique<arena::service::MoveJudge>(*clients, *pool);
     driver = std::make_unique<arena::service::SeatDriver>(*clients, *pool, ledger, driver_options,
                                                           clues.get(), judge.get());
+    // Made before the driver resumes any game: a game's end wakes it.
+    ranked = std::make_unique<arena::service::RankedPlay>(*pool, ledger, clients.get(),
+                                                          driver.get(), ranked_options);
     leagues = std::make_unique<arena::service::LeagueRunner>(*clients, *pool, *driver,
                                                              absl::Milliseconds(tick_ms));
-    driver->SetOnGameEnd([&leagues](const std::string&) { leagues->Wake(); });
+    driver->SetOnGameEnd([&leagues, &ranked](const std::string&) {
+      leagues->Wake();
+      ranked->Wake();
+    });
     arena::service::ServiceClients* gateway_clients = clients.get();
     catalogue = std::make_unique<arena::service::ModelCatalogue>(
         [gateway_clients]() -> absl::StatusOr<std::vector<arena::v1::ModelInfo>> {
@@ -228,6 +250,13 @@ int main(int argc, char** argv) {
   } else {
     LogWarning("no --game_state_addr/--bot_addr/--gateway_addr: tables and leagues are off");
   }
+  // Ranked chess: without the other services the queue still works; games need them.
+  if (!ranked) {
+    ranked = std::make_unique<arena::service::RankedPlay>(*pool, ledger, nullptr, nullptr,
+                                                          ranked_options);
+  }
+  play.ranked = ranked.get();
+  ranked->Start();
 
   arena::service::Quotas quotas;
   quotas.signups_per_address = {absl::GetFlag(FLAGS_signup_burst),
@@ -253,6 +282,7 @@ int main(int argc, char** argv) {
                                            quotas);
   options.services = {&service};
   options.on_shutdown = [&] {
+    if (ranked) ranked->Stop();
     if (leagues) leagues->Stop();
     if (driver) driver->Stop();
     sweeper.Stop();

@@ -439,7 +439,8 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
   store_->Enqueue(std::move(item));
 }
 
-// --- Voiding (arena, league games) -----------------------------------------------------------
+// --- Voiding (arena: league and ranked games)
+// -----------------------------------------------------------
 
 void GameStateCore::VoidGame(const Caller& caller, const v1::VoidGameRequest& req,
                              Done<v1::GameView> done) {
@@ -462,8 +463,10 @@ void GameStateCore::VoidGame(const Caller& caller, const v1::VoidGameRequest& re
     if (known) return done(absl::PermissionDeniedError("only arena may void a game"));
     return done(absl::UnauthenticatedError("voiding a game needs the arena service credential"));
   }
-  if (g.settings.league_id().empty())
-    return done(absl::FailedPreconditionError("only league games can be voided"));
+  // League games (a provider fault) and ranked games (a player who never sat down: arena's
+  // ranked loop, docs/ranked.md) can be voided; nothing else.
+  if (g.settings.league_id().empty() && !g.Ranked())
+    return done(absl::FailedPreconditionError("only league and ranked games can be voided"));
   // A retry of a void that went through: the same view, no second event (arena may not know
   // whether its first call committed).
   if (g.status == v1::GAME_STATUS_VOIDED) return done(View(g, false, nullptr));

@@ -86,6 +86,15 @@ constexpr char kMoneyGamesInQueue[] =
     "                     WHERE city_id = $1 AND time_control = $2) "
     "GROUP BY p.player_a, p.player_b";
 
+// Blocks either way between two players waiting in the queue: such a pair is never paired
+// (they could not sit at one table: services/arena/seating.h).
+constexpr char kBlocksInQueue[] =
+    "SELECT b.blocker_id, b.blocked_id FROM arena.blocks b "
+    "WHERE b.blocker_id IN (SELECT player_id FROM arena.ranked_queue "
+    "                       WHERE city_id = $1 AND time_control = $2) "
+    "  AND b.blocked_id IN (SELECT player_id FROM arena.ranked_queue "
+    "                       WHERE city_id = $1 AND time_control = $2)";
+
 constexpr char kMoneyGamesOfPair[] =
     "SELECT count(*) FROM arena.ranked_pairings "
     "WHERE player_a = $1 AND player_b = $2 AND state <> 'aborted' "
@@ -162,7 +171,7 @@ absl::Time UtcDayStart(absl::Time t) {
   return absl::FromCivil(absl::ToCivilDay(t, utc), utc);
 }
 
-absl::Status RankedStore::PutCity(const City& city) {
+absl::Status RankedStore::PutCity(const City& city, const AlsoInTxn& also) {
   if (!ValidCityId(city.city_id)) {
     return absl::InvalidArgumentError(
         "a city id is a lowercase letter then 1..31 of a-z, 0-9 and '-'");
@@ -179,6 +188,7 @@ absl::Status RankedStore::PutCity(const City& city) {
   }
   return pool_.Transact([&](pqxx::transaction_base& txn) {
     txn.exec_params(kPutCity, city.city_id, city.name, city.stake, city.fee_bps, city.active);
+    if (also) also(txn);
     return absl::OkStatus();
   });
 }
@@ -311,6 +321,11 @@ absl::StatusOr<PairOnceResult> RankedStore::PairOnce(const std::string& city_id,
     for (const pqxx::row& row :
          txn.exec_params(kMoneyGamesInQueue, city_id, tc, Micros(UtcDayStart(now)))) {
       met[PairKey(row[0].as<std::string>(), row[1].as<std::string>())] = row[2].as<int>();
+    }
+    // A pair with a block either way counts as capped: the policy then never pairs it.
+    for (const pqxx::row& row : txn.exec_params(kBlocksInQueue, city_id, tc)) {
+      met[PairKey(row[0].as<std::string>(), row[1].as<std::string>())] =
+          kMaxMoneyGamesPerPairPerDay;
     }
     auto money_games_today = [&met](const std::string& a, const std::string& b) {
       auto it = met.find(PairKey(a, b));

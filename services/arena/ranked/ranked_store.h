@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,7 +76,9 @@ class RankedStore {
 
   // Creates the city or replaces its name, stake, fee and active flag. Pairings already made
   // keep their own stake and fee. INVALID_ARGUMENT for a bad id, name, stake or fee.
-  absl::Status PutCity(const City& city);
+  // `also` (an audit row, say) runs in the same transaction.
+  using AlsoInTxn = std::function<void(pqxx::transaction_base&)>;
+  absl::Status PutCity(const City& city, const AlsoInTxn& also = {});
   // Every city, by id.
   absl::StatusOr<std::vector<City>> Cities();
 
