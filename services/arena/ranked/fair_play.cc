@@ -66,6 +66,7 @@ nlohmann::json EvidenceOf(const PlayerFairPlay& p, const std::vector<MoveVerdict
   j["moves_played"] = p.moves_played;
   j["moves_analysed"] = p.moves_analysed;
   j["engine_matches"] = p.engine_matches;
+  j["same_moves"] = p.same_moves;
   j["match_rate"] = p.match_rate;
   j["acpl"] = p.acpl;
   j["median_think_ms"] =
@@ -96,6 +97,7 @@ nlohmann::json EvidenceOf(const PlayerFairPlay& p, const std::vector<MoveVerdict
       e["played_cp"] = m.played_cp;
       e["cp_loss"] = m.cp_loss;
       e["engine_match"] = m.engine_match;
+      e["same_move"] = m.same_move;
     }
     list.push_back(std::move(e));
   }
@@ -153,6 +155,7 @@ PlayerFairPlay SummarisePlayer(const std::vector<MoveVerdict>& moves, int color,
     if (m.excluded != MoveExclusion::kNone) continue;
     ++p.moves_analysed;
     if (m.engine_match) ++p.engine_matches;
+    if (m.same_move) ++p.same_moves;
     loss_sum += m.cp_loss;
     if (m.think_ms >= 0) {
       times.push_back(m.think_ms);
@@ -259,7 +262,7 @@ absl::StatusOr<FairPlayReport> AnalyseFairPlay(const FairPlayGame& game,
     }
     const EngineSearchResult& before = *searched[i];
     v.best = before.best_move;
-    v.engine_match = v.played == v.best;
+    v.same_move = v.played == v.best;
     // The played move: the next position's search, negated (or the end it made).
     std::vector<std::string> line(uci.begin(), uci.begin() + i + 1);
     auto played = searched[i + 1] ? absl::StatusOr<int>(-searched[i + 1]->score_cp)
@@ -270,7 +273,7 @@ absl::StatusOr<FairPlayReport> AnalyseFairPlay(const FairPlayGame& game,
     // both moves are compared at the same depth. (The search before the move looks one ply
     // less deep along each line: comparing its score with the played move's would count the
     // noise between depths as loss, and only ever upwards, since losses are clamped at 0.)
-    if (v.engine_match) {
+    if (v.same_move) {
       v.best_cp = v.played_cp;
     } else {
       auto best_move = chess::ParseUci(positions[i], v.best);
@@ -287,6 +290,7 @@ absl::StatusOr<FairPlayReport> AnalyseFairPlay(const FairPlayGame& game,
       v.best_cp = Clamp(*best);
     }
     v.cp_loss = std::max(0, v.best_cp - v.played_cp);
+    v.engine_match = v.cp_loss == 0;
     if (chess::CountLegal(positions[i]) == 1) {
       v.excluded = MoveExclusion::kForced;
     } else if (std::abs(before.score_cp) > options.decided_margin_cp) {

@@ -11,7 +11,7 @@
 // positions with one legal move, and scores a move that ends the game itself (mate for the
 // mover, stalemate 0) where the engine has nothing to search.
 //
-// Per move: engine match (the played move is the engine's best) and centipawn loss,
+// Per move: engine match (the engine's move, or one it scores as well) and centipawn loss,
 // max(0, best − played) with both scores clamped to ±kClampCp first (0 for a match). Per
 // player: the moves analysed, the match count and rate, the average centipawn loss (ACPL) and,
 // when timings are given, the median think time and its coefficient of variation. Which moves
@@ -70,7 +70,7 @@ absl::StatusOr<EngineSearchResult> StockfishSearch(const std::string& start_fen,
 // move.
 struct FlagLimits {
   int min_moves = 20;
-  double min_match_rate = 0.70;
+  double min_match_rate = 0.65;
   double acpl_fraction = 0.35;
 };
 
@@ -106,10 +106,15 @@ struct MoveVerdict {
   int ply = 0;    // 0-based index into FairPlayGame::moves
   int color = 0;  // 0 = white, 1 = black
   std::string played;
-  std::string best;   // the engine's best move in the position before
-  int best_cp = 0;    // its score for the mover, from the position it leads to, clamped
-  int played_cp = 0;  // the played move's score, found the same way
-  int cp_loss = 0;    // max(0, best_cp − played_cp); 0 when engine_match
+  std::string best;        // the engine's best move in the position before
+  int best_cp = 0;         // its score for the mover, from the position it leads to, clamped
+  int played_cp = 0;       // the played move's score, found the same way
+  int cp_loss = 0;         // max(0, best_cp − played_cp)
+  bool same_move = false;  // played == best
+  // The engine's choice: its move, or one it scores at least as well when both are searched
+  // the same way (cp_loss 0). Between moves of equal value the engine's pick depends on what
+  // its hash table holds from earlier searches, so "the same move" alone would count an
+  // engine's own equal alternative as a miss.
   bool engine_match = false;
   int64_t think_ms = -1;  // -1: unknown
   MoveExclusion excluded = MoveExclusion::kNone;
@@ -121,9 +126,10 @@ struct PlayerFairPlay {
   double rating = 0;
   int moves_played = 0;
   int moves_analysed = 0;
-  int engine_matches = 0;
-  double match_rate = 0;  // engine_matches / moves_analysed; 0 when nothing was analysed
-  double acpl = 0;        // average cp_loss over the analysed moves
+  int engine_matches = 0;  // analysed moves with engine_match
+  int same_moves = 0;      // analysed moves with same_move (evidence only)
+  double match_rate = 0;   // engine_matches / moves_analysed; 0 when nothing was analysed
+  double acpl = 0;         // average cp_loss over the analysed moves
   std::optional<double> median_think_ms;  // over the analysed moves, when timings are given
   std::optional<double> think_time_cv;    // stddev / mean of the same; needs 2+ and mean > 0
   double expected_acpl = 0;               // ExpectedAcpl(rating)

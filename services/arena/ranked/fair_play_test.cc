@@ -25,9 +25,9 @@ namespace chess = engine::chess;
 
 using ::testing::HasSubstr;
 
-// The test analyses at a lower depth than production to stay quick; the engine side is
-// generated at the same depth, as the check assumes of a cheater.
-constexpr int kDepth = 10;
+// The production depth: the flag tests check the default options. The engine side is generated
+// at the same depth, as the check assumes of a cheater.
+const int kDepth = FairPlayOptions{}.depth;
 
 bool HaveStockfish() {
   return std::filesystem::exists(bots::StockfishPath());
@@ -129,7 +129,6 @@ TEST(FairPlayStockfish, TheSideThatPlaysTheEnginesMovesIsFlagged) {
   // Timings as an engine user's might be: a steady few seconds a move.
   for (size_t i = 0; i < game.moves.size(); ++i) game.think_ms.push_back(3000 + 100 * (i % 3));
   FairPlayOptions options;
-  options.depth = kDepth;
   auto report = TimedAnalysis("engine vs 2850", game, options);
   ASSERT_TRUE(report.ok()) << report.status();
   const PlayerFairPlay& white = report->players[0];
@@ -137,7 +136,11 @@ TEST(FairPlayStockfish, TheSideThatPlaysTheEnginesMovesIsFlagged) {
   EXPECT_GE(white.match_rate, options.limits.min_match_rate);
   EXPECT_LE(white.acpl, white.acpl_limit);
   EXPECT_TRUE(white.flagged);
-  EXPECT_FALSE(report->players[1].flagged);
+  // Black is nearly full-strength Stockfish too, judged against its own 2850 rating: whether
+  // it crosses that (strict) limit varies from run to run, so it is not asserted.
+  ASSERT_TRUE(white.median_think_ms.has_value());
+  EXPECT_GE(*white.median_think_ms, 3000);
+  EXPECT_LE(*white.median_think_ms, 3200);
 
   // The evidence repeats the figures, the thresholds and white's moves only.
   auto evidence = nlohmann::json::parse(white.evidence_json);
@@ -210,7 +213,7 @@ TEST(FairPlayStockfish, TheEnginesScoresAreClampedAndAMatchLosesNothing) {
     if (m.color == 0) {
       EXPECT_EQ(m.excluded, MoveExclusion::kDecided) << m.ply;
     }
-    if (m.engine_match) {
+    if (m.same_move) {
       EXPECT_EQ(m.cp_loss, 0);
     }
   }
@@ -232,6 +235,7 @@ TEST(FairPlayStockfish, AMateEndingTheGameIsScoredAsAWin) {
   ASSERT_TRUE(report.ok()) << report.status();
   const MoveVerdict& mate = report->moves[3];
   EXPECT_EQ(mate.best, "d8h4");
+  EXPECT_TRUE(mate.same_move);
   EXPECT_TRUE(mate.engine_match);
   EXPECT_EQ(mate.played_cp, kClampCp);
   EXPECT_EQ(mate.best_cp, kClampCp);
@@ -394,9 +398,11 @@ TEST(FairPlayExclusions, ForcedAndDecidedMovesAreLeftOut) {
     line.back() = v.best;
     EXPECT_EQ(v.best_cp, -engine.ScoreOf(line)) << v.ply;
     EXPECT_EQ(v.cp_loss, std::max(0, v.best_cp - v.played_cp)) << v.ply;
+    EXPECT_EQ(v.engine_match, v.cp_loss == 0) << v.ply;
+    EXPECT_EQ(v.same_move, v.played == v.best) << v.ply;
   }
   // White's figures cover plies 0 and 4 only; the decided ply 2's loss is not in them.
-  if (!m[2].engine_match) {
+  if (!m[2].same_move) {
     EXPECT_EQ(m[2].cp_loss, 600);
   }
   const PlayerFairPlay& white = report->players[0];
@@ -416,12 +422,13 @@ MoveVerdict Analysed(int ply, int cp_loss, bool match, int64_t think_ms = -1) {
   v.best = match ? "a1a2" : "b1b2";
   v.cp_loss = cp_loss;
   v.engine_match = match;
+  v.same_move = match;
   v.think_ms = think_ms;
   return v;
 }
 
 TEST(FairPlayFlag, NeedsEnoughMovesAHighMatchRateAndALowAcplForTheRating) {
-  const FairPlayOptions options;  // min 20 moves, match >= 0.70, acpl <= 0.35 × expected
+  const FairPlayOptions options;  // min 20 moves, match >= 0.65, acpl <= 0.35 × expected
   // White: `n` moves, 80% matches, the rest losing 20 cp: ACPL 4.
   auto game = [](int n, int miss_loss) {
     std::vector<MoveVerdict> moves;
