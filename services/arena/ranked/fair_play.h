@@ -75,8 +75,10 @@ struct FlagLimits {
 };
 
 struct FairPlayOptions {
-  // Search depth of the reference engine: 12 takes about a second per 40-move game on the
-  // two-core development machine (measured in docs/ranked.md); 1..30.
+  // Search depth of the reference engine, 1..30. At 12 a game takes a few seconds on the
+  // two-core development machine: 2.7-4.0 s for 50 moves of engine-like play, 4.7-6.4 s for 40
+  // moves of random play (every move a mismatch, so one more search each), measured with other
+  // builds running (docs/ranked.md, "Fair play").
   int depth = 12;
   // The opening: the first `book_plies` plies of the game are not analysed (everyone, engine
   // or not, plays known moves there).
