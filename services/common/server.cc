@@ -135,6 +135,7 @@ absl::Status RunServer(const ServerOptions& options) {
     WritePortFile(options.metrics_port_file, metrics->port());
     LogInfo("metrics", {{"address", absl::StrCat(options.host, ":", metrics->port())}});
   }
+  if (options.on_serving) options.on_serving(bound_port);
   WritePortFile(options.port_file, bound_port);
   LogInfo("serving",
           {{"address", absl::StrCat(options.host, ":", bound_port)}, {"version", ArenaVersion()}});

@@ -28,6 +28,8 @@ struct ServerOptions {
   std::vector<std::string> games;  // reported by InfoService
   // Called after the signal, before the server stops (e.g. to stop background loops).
   std::function<void()> on_shutdown;
+  // Called with the bound port once the server listens, before the port file is written.
+  std::function<void(int port)> on_serving;
 };
 
 // Blocks SIGTERM and SIGINT in the calling thread and every thread it starts later. Call it

@@ -27,6 +27,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -110,6 +111,20 @@ struct WriteItem {
   std::vector<RowChange> changes;
   std::vector<StoredEvent> events;
   std::function<void(absl::Status)> done;  // runs on the completer thread after the commit
+  // The epoch of the game's lease this replica holds (a fencing token): the item commits only
+  // if the lease still has it. 0: not fenced (a log without leases).
+  int64_t lease_epoch = 0;
+};
+
+// --- Game ownership (leases) ------------------------------------------------------------------
+// A log shared by several replicas keeps one lease per game: its owner, the owner's address and
+// an epoch that grows by one at every acquisition. Appends are fenced by the epoch. A log
+// without leases (MemoryEventLog) is a single replica: every lease is held, at epoch 0.
+struct LeaseClaim {
+  bool held = false;  // this replica holds the lease now, at `epoch`
+  int64_t epoch = 0;
+  std::string owner;          // when not held: the replica that holds it
+  std::string owner_address;  // and where it serves ("" when not known yet)
 };
 
 class EventLog {
@@ -130,6 +145,33 @@ class EventLog {
   // key is never reused), or "" when none was.
   virtual absl::StatusOr<std::string> GameOfIdempotencyKey(const std::string& scope,
                                                            const std::string& key) = 0;
+
+  // Leases. The defaults are a single replica's: no fencing, everything held.
+  // The epoch of a game created here (the create item inserts its lease); 0: no leases.
+  virtual int64_t FirstEpoch() const { return 0; }
+  // Takes the game's lease (epoch + 1) if it is free, expired, already this replica's, or
+  // `take_from_live_owner`; otherwise says who holds it. NOT_FOUND: no such game.
+  virtual absl::StatusOr<LeaseClaim> AcquireLease(const std::string& game_id,
+                                                  bool take_from_live_owner) {
+    (void)game_id;
+    (void)take_from_live_owner;
+    return LeaseClaim{true, 0, "", ""};
+  }
+  // Extends the leases held at these epochs; returns the games whose lease is no longer ours.
+  virtual absl::StatusOr<std::vector<std::string>> RenewLeases(
+      const std::vector<std::pair<std::string, int64_t>>& held) {
+    (void)held;
+    return std::vector<std::string>{};
+  }
+  // Ends these leases now (at shutdown), so another replica takes the games without waiting.
+  virtual absl::Status ReleaseLeases(const std::vector<std::pair<std::string, int64_t>>& held) {
+    (void)held;
+    return absl::OkStatus();
+  }
+  // Unfinished games whose lease is missing or expired: games nobody serves.
+  virtual absl::StatusOr<std::vector<std::string>> OrphanedGameIds() {
+    return std::vector<std::string>{};
+  }
 };
 
 // The group-commit writer and completer over an implementation's CommitBatch.

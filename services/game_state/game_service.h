@@ -7,18 +7,28 @@
 // resolved right after the action that leads to them with the game's FairDraw. At start, Recover()
 // rebuilds every unfinished game by replaying its events through the engine.
 //
+// Ownership (docs/game-state.md, "Ownership and replicas"): a game is in this core's memory
+// only while this replica holds its lease in the log (EventLog::AcquireLease); every write
+// carries the lease's epoch and the log refuses it once another replica took the game. A game
+// asked for and not in memory is taken over (its lease, then its log replayed) when nobody
+// live holds it; otherwise the call fails UNAVAILABLE with the owner's address attached
+// (OwnerAddressOf), which the adapter forwards to. One thread renews the leases of the games
+// in memory, drops those another replica took, and adopts games nobody serves.
+//
 // Seat mapping: the engine's seat order is fixed (engine seat 0 moves first). The table seat
 // drawn (or fixed) as leader becomes engine seat 0 and the others follow clockwise:
 // engine seat e is table seat (leader + e) mod n. Clients always speak table seats.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -43,7 +53,16 @@ struct CoreOptions {
   size_t max_annotation_bytes = 4096;
   size_t max_void_reason_bytes = 200;
   size_t max_idempotency_key_bytes = 200;
+  // How often the leases of the games in memory are renewed and orphaned games adopted; zero:
+  // never (a log without leases, the unit tests).
+  absl::Duration lease_renew_every = absl::ZeroDuration();
+  // The only replica: a lease held by another replica (a predecessor killed without releasing
+  // its leases) is taken at once rather than when it expires. False when replicas share the log.
+  bool sole_replica = true;
 };
+
+// The address of the replica that owns the game, when `status` says the game is served there.
+std::optional<std::string> OwnerAddressOf(const absl::Status& status);
 
 // Who is calling, as the adapter found it in metadata.
 struct Caller {
@@ -89,7 +108,10 @@ class GameStateCore {
 
   // Rebuilds every unfinished game from its events and re-arms its clocks.
   absl::Status Recover();
-  void Shutdown();  // closes every watch stream, stops timers
+  void Shutdown();  // closes every watch stream, stops timers and the lease thread
+  // Ends the leases of every game in memory, so another replica takes them at once. Call it
+  // after Shutdown() and after the log has committed what was queued.
+  void ReleaseLeases();
 
   void CreateTable(const Caller& caller, const v1::CreateTableRequest& req,
                    Done<v1::CreateTableResponse> done);
@@ -118,8 +140,16 @@ class GameStateCore {
   struct Game;  // internal
 
  private:
-  std::shared_ptr<Game> Find(const std::string& game_id);
+  // The game, from memory or loaded from the log (taking its lease). NOT_FOUND when there is
+  // none; UNAVAILABLE with the owner's address (OwnerAddressOf) when another replica has it.
+  absl::StatusOr<std::shared_ptr<Game>> Find(const std::string& game_id);
   absl::StatusOr<std::shared_ptr<Game>> Load(const std::string& game_id);
+  // Forgets a game whose memory is ahead of the log or whose lease is gone: its watchers end
+  // with `why`, its timers are cancelled; the next call reloads it (or finds its owner).
+  void Drop(const std::shared_ptr<Game>& game, const absl::Status& why);
+  // The lease thread: renew, drop the games lost, adopt orphans.
+  void LeaseLoop();
+  void RenewLeases();
   void Commit(const std::shared_ptr<Game>& g, std::vector<StoredEvent> events,
               std::vector<RowChange> changes, std::function<void(absl::Status)> done);
   StoredEvent NewEvent(Game& g, std::string type, int seat);
@@ -170,6 +200,15 @@ class GameStateCore {
   std::atomic<uint64_t> next_watch_{1};
   std::atomic<int64_t> next_ping_{1};
   std::atomic<bool> shutting_down_{false};
+  // One load of a game at a time (each load takes the lease anew, at the next epoch).
+  std::mutex loading_mu_;
+  std::map<std::string, std::shared_ptr<std::mutex>> loading_;
+  std::mutex lease_mu_;
+  std::condition_variable lease_cv_;
+  bool lease_stop_ = false;  // guarded by lease_mu_
+  std::thread lease_thread_;
+  // Orphans whose log did not replay (logged once): not adopted again by this replica.
+  std::set<std::string> not_adoptable_;  // the lease thread's only
 };
 
 }  // namespace arena::game_state

@@ -1,11 +1,14 @@
 #include "services/game_state/grpc_service.h"
 
+#include <chrono>
 #include <deque>
 #include <functional>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 
 #include "common/grpc_util.h"
+#include "services/common/service_auth.h"
 #include "services/common/text_check.h"
 
 namespace arena::game_state {
@@ -27,15 +30,19 @@ grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* ctx, Resp* out,
   return reactor;
 }
 
-// Runs `call` with a completion that finishes the reactor (after the group commit).
-template <typename Resp, typename Call>
-grpc::ServerUnaryReactor* Deferred(grpc::CallbackServerContext* ctx, Resp* out, Call call) {
-  auto* reactor = ctx->DefaultReactor();
-  call([reactor, out](absl::StatusOr<Resp> result) {
-    if (result.ok()) *out = *std::move(result);
-    reactor->Finish(common::ToGrpc(result.status()));
-  });
-  return reactor;
+// `Stub::async` is both a class and a member function: name the class explicitly.
+using AsyncStub = class v1::GameStateService::Stub::async;
+template <typename Req, typename Resp>
+using AsyncMethod = void (AsyncStub::*)(grpc::ClientContext*, const Req*, Resp*,
+                                        std::function<void(grpc::Status)>);
+
+// The same call, on another replica's stub.
+template <typename Req, typename Resp>
+StartForward ForwardOf(AsyncMethod<Req, Resp> method, const Req* req, Resp* out) {
+  return [method, req, out](v1::GameStateService::Stub* stub, grpc::ClientContext* client,
+                            std::function<void(grpc::Status)> done) {
+    (stub->async()->*method)(client, req, out, std::move(done));
+  };
 }
 
 // One WatchGame stream. The core pushes events from its threads; the reactor keeps them in a
@@ -166,6 +173,40 @@ void GameStateGrpc::ReleaseWatch(const std::string& address) {
   if (--it->second <= 0) watch_streams_.erase(it);
 }
 
+v1::GameStateService::Stub* GameStateGrpc::OwnerStub(const std::string& address) {
+  std::lock_guard<std::mutex> lock(stubs_mu_);
+  std::unique_ptr<v1::GameStateService::Stub>& stub = owner_stubs_[address];
+  if (!stub) stub = v1::GameStateService::NewStub(common::MakeChannel(address));
+  return stub.get();
+}
+
+void GameStateGrpc::FinishOrForward(grpc::CallbackServerContext* ctx,
+                                    grpc::ServerUnaryReactor* reactor, const absl::Status& status,
+                                    const StartForward& start) {
+  std::optional<std::string> owner = OwnerAddressOf(status);
+  // A forwarded call is answered here, whatever this replica knows: no forwarding loops.
+  if (!owner || !Metadata(*ctx, kForwardedHeader).empty()) {
+    reactor->Finish(common::ToGrpc(status));
+    return;
+  }
+  // The caller's own credentials and deadline go along; the owner checks them as if called
+  // directly. The context lives until the answer comes.
+  auto* client = new grpc::ClientContext();
+  for (const char* key : {common::kServiceNameHeader, common::kServiceCredentialHeader,
+                          kSeatCredentialHeader, kHostCredentialHeader}) {
+    std::string value = Metadata(*ctx, key);
+    if (!value.empty()) client->AddMetadata(key, value);
+  }
+  client->AddMetadata(kForwardedHeader, "1");
+  auto deadline = ctx->deadline();
+  auto cap = std::chrono::system_clock::now() + std::chrono::seconds(30);
+  client->set_deadline(deadline < cap ? deadline : cap);
+  start(OwnerStub(*owner), client, [reactor, client](grpc::Status s) {
+    reactor->Finish(s);
+    delete client;
+  });
+}
+
 absl::StatusOr<Caller> GameStateGrpc::CallerOf(const grpc::CallbackServerContext& ctx) const {
   auto service = auth_.Identify(ctx);
   if (!service.ok()) return service.status();
@@ -194,8 +235,12 @@ grpc::ServerUnaryReactor* GameStateGrpc::CreateTable(grpc::CallbackServerContext
   }
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::CreateTableResponse>(ctx, resp, text);
-  return Deferred<v1::CreateTableResponse>(
-      ctx, resp, [&](auto done) { core_->CreateTable(*caller, *req, done); });
+  auto* reactor = ctx->DefaultReactor();  // a new game is this replica's: never forwarded
+  core_->CreateTable(*caller, *req, [reactor, resp](absl::StatusOr<v1::CreateTableResponse> r) {
+    if (r.ok()) *resp = *std::move(r);
+    reactor->Finish(common::ToGrpc(r.status()));
+  });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::JoinTable(grpc::CallbackServerContext* ctx,
@@ -205,8 +250,13 @@ grpc::ServerUnaryReactor* GameStateGrpc::JoinTable(grpc::CallbackServerContext* 
   if (!caller.ok()) return Reply<v1::JoinTableResponse>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::JoinTableResponse>(ctx, resp, text);
-  return Deferred<v1::JoinTableResponse>(ctx, resp,
-                                         [&](auto done) { core_->JoinTable(*caller, *req, done); });
+  auto* reactor = ctx->DefaultReactor();
+  core_->JoinTable(
+      *caller, *req, [this, ctx, reactor, req, resp](absl::StatusOr<v1::JoinTableResponse> result) {
+        if (result.ok()) *resp = *std::move(result);
+        FinishOrForward(ctx, reactor, result.status(), ForwardOf(&AsyncStub::JoinTable, req, resp));
+      });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::SubmitAction(grpc::CallbackServerContext* ctx,
@@ -216,8 +266,15 @@ grpc::ServerUnaryReactor* GameStateGrpc::SubmitAction(grpc::CallbackServerContex
   if (!caller.ok()) return Reply<v1::SubmitActionResponse>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::SubmitActionResponse>(ctx, resp, text);
-  return Deferred<v1::SubmitActionResponse>(
-      ctx, resp, [&](auto done) { core_->SubmitAction(*caller, *req, done); });
+  auto* reactor = ctx->DefaultReactor();
+  core_->SubmitAction(
+      *caller, *req,
+      [this, ctx, reactor, req, resp](absl::StatusOr<v1::SubmitActionResponse> result) {
+        if (result.ok()) *resp = *std::move(result);
+        FinishOrForward(ctx, reactor, result.status(),
+                        ForwardOf(&AsyncStub::SubmitAction, req, resp));
+      });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::GetGame(grpc::CallbackServerContext* ctx,
@@ -227,7 +284,11 @@ grpc::ServerUnaryReactor* GameStateGrpc::GetGame(grpc::CallbackServerContext* ct
   if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::GameView>(ctx, resp, text);
-  return Reply(ctx, resp, core_->GetGame(*caller, *req));
+  auto* reactor = ctx->DefaultReactor();
+  absl::StatusOr<v1::GameView> result = core_->GetGame(*caller, *req);
+  if (result.ok()) *resp = *std::move(result);
+  FinishOrForward(ctx, reactor, result.status(), ForwardOf(&AsyncStub::GetGame, req, resp));
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::ListGames(grpc::CallbackServerContext* ctx,
@@ -280,7 +341,11 @@ grpc::ServerUnaryReactor* GameStateGrpc::GetRecord(grpc::CallbackServerContext* 
   if (!caller.ok()) return Reply<v1::GameRecord>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::GameRecord>(ctx, resp, text);
-  return Reply(ctx, resp, core_->GetRecord(*caller, *req));
+  auto* reactor = ctx->DefaultReactor();
+  absl::StatusOr<v1::GameRecord> result = core_->GetRecord(*caller, *req);
+  if (result.ok()) *resp = *std::move(result);
+  FinishOrForward(ctx, reactor, result.status(), ForwardOf(&AsyncStub::GetRecord, req, resp));
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::UpdateSettings(grpc::CallbackServerContext* ctx,
@@ -290,8 +355,14 @@ grpc::ServerUnaryReactor* GameStateGrpc::UpdateSettings(grpc::CallbackServerCont
   if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::GameView>(ctx, resp, text);
-  return Deferred<v1::GameView>(ctx, resp,
-                                [&](auto done) { core_->UpdateSettings(*caller, *req, done); });
+  auto* reactor = ctx->DefaultReactor();
+  core_->UpdateSettings(*caller, *req,
+                        [this, ctx, reactor, req, resp](absl::StatusOr<v1::GameView> result) {
+                          if (result.ok()) *resp = *std::move(result);
+                          FinishOrForward(ctx, reactor, result.status(),
+                                          ForwardOf(&AsyncStub::UpdateSettings, req, resp));
+                        });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::DeleteGame(grpc::CallbackServerContext* ctx,
@@ -301,8 +372,14 @@ grpc::ServerUnaryReactor* GameStateGrpc::DeleteGame(grpc::CallbackServerContext*
   if (!caller.ok()) return Reply<v1::DeleteGameResponse>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::DeleteGameResponse>(ctx, resp, text);
-  return Deferred<v1::DeleteGameResponse>(
-      ctx, resp, [&](auto done) { core_->DeleteGame(*caller, *req, done); });
+  auto* reactor = ctx->DefaultReactor();
+  core_->DeleteGame(*caller, *req,
+                    [this, ctx, reactor, req, resp](absl::StatusOr<v1::DeleteGameResponse> result) {
+                      if (result.ok()) *resp = *std::move(result);
+                      FinishOrForward(ctx, reactor, result.status(),
+                                      ForwardOf(&AsyncStub::DeleteGame, req, resp));
+                    });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::Pong(grpc::CallbackServerContext* ctx,
@@ -311,9 +388,9 @@ grpc::ServerUnaryReactor* GameStateGrpc::Pong(grpc::CallbackServerContext* ctx,
   if (!caller.ok()) return Reply<v1::PongResponse>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::PongResponse>(ctx, resp, text);
-  absl::Status s = core_->Pong(*caller, *req);
-  if (!s.ok()) return Reply<v1::PongResponse>(ctx, resp, s);
-  return Reply<v1::PongResponse>(ctx, resp, v1::PongResponse());
+  auto* reactor = ctx->DefaultReactor();
+  FinishOrForward(ctx, reactor, core_->Pong(*caller, *req), ForwardOf(&AsyncStub::Pong, req, resp));
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* GameStateGrpc::VoidGame(grpc::CallbackServerContext* ctx,
@@ -323,8 +400,13 @@ grpc::ServerUnaryReactor* GameStateGrpc::VoidGame(grpc::CallbackServerContext* c
   if (!caller.ok()) return Reply<v1::GameView>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::GameView>(ctx, resp, text);
-  return Deferred<v1::GameView>(ctx, resp,
-                                [&](auto done) { core_->VoidGame(*caller, *req, done); });
+  auto* reactor = ctx->DefaultReactor();
+  core_->VoidGame(
+      *caller, *req, [this, ctx, reactor, req, resp](absl::StatusOr<v1::GameView> result) {
+        if (result.ok()) *resp = *std::move(result);
+        FinishOrForward(ctx, reactor, result.status(), ForwardOf(&AsyncStub::VoidGame, req, resp));
+      });
+  return reactor;
 }
 
 }  // namespace arena::game_state

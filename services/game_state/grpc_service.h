@@ -7,9 +7,16 @@
 // group commit. WatchGame is a server-streaming reactor that writes the next queued message
 // from OnWriteDone; it is a raw method (bytes in, bytes out) so that each event is serialised
 // once for all its watchers rather than by gRPC once per stream. The wire format is unchanged.
+//
+// Replicas: a unary call about a game another replica owns (the core says so with the owner's
+// address, OwnerAddressOf) is forwarded to that replica with the caller's own credentials and
+// deadline, and its answer returned as is; a forwarded call is marked and never forwarded
+// again. WatchGame is not forwarded: it ends UNAVAILABLE naming the owner's address (a redirect).
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "arena/v1/game_state.grpc.pb.h"
@@ -21,6 +28,13 @@ namespace arena::game_state {
 
 inline constexpr char kSeatCredentialHeader[] = "x-arena-seat-credential";
 inline constexpr char kHostCredentialHeader[] = "x-arena-host-credential";
+// Set on a call one replica forwards to another: the receiver answers it, never forwards it.
+inline constexpr char kForwardedHeader[] = "x-arena-forwarded";
+
+// Starts a call on the owner's stub: `start(stub, client_context, done)` (the request and the
+// response buffer are the forwarding call's own).
+using StartForward = std::function<void(v1::GameStateService::Stub*, grpc::ClientContext*,
+                                        std::function<void(grpc::Status)>)>;
 
 // Quotas for callers without a service credential, by network address (docs/security.md).
 struct EdgeLimits {
@@ -71,6 +85,12 @@ class GameStateGrpc final : public v1::GameStateService::WithRawCallbackMethod_W
  private:
   absl::StatusOr<Caller> CallerOf(const grpc::CallbackServerContext& ctx) const;
 
+  // Finishes the call with `status`, or, when it names another replica as the game's owner
+  // (and the call was not forwarded already), forwards it there and finishes with its answer.
+  void FinishOrForward(grpc::CallbackServerContext* ctx, grpc::ServerUnaryReactor* reactor,
+                       const absl::Status& status, const StartForward& start);
+  v1::GameStateService::Stub* OwnerStub(const std::string& address);
+
   // Counts a watch stream against its address; false when the address has its maximum.
   bool AcquireWatch(const std::string& address);
   void ReleaseWatch(const std::string& address);
@@ -81,6 +101,8 @@ class GameStateGrpc final : public v1::GameStateService::WithRawCallbackMethod_W
   common::RateLimiter tables_per_address_;
   std::mutex watch_mu_;
   std::map<std::string, int> watch_streams_;  // address -> open streams (non-service callers)
+  std::mutex stubs_mu_;
+  std::map<std::string, std::unique_ptr<v1::GameStateService::Stub>> owner_stubs_;  // by address
 };
 
 }  // namespace arena::game_state

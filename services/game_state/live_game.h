@@ -25,6 +25,7 @@ namespace arena::game_state {
 
 using common::LogError;
 using common::LogInfo;
+using common::LogWarning;
 using engine::kChanceSeat;
 using engine::SeatEvent;
 
@@ -203,6 +204,9 @@ struct ActionRecord {
 struct GameStateCore::Game {
   std::mutex mu;
   std::string id;
+  // The epoch of this replica's lease on the game, set before the game is shared and never
+  // changed: every write carries it (0: a log without leases).
+  int64_t lease_epoch = 0;
   v1::TableSettings settings;
   std::string engine_id;
   const engine::Game* engine_game = nullptr;
@@ -287,6 +291,10 @@ struct GameStateCore::Game {
     return std::min<int64_t>(s.rtt_us / 2, absl::ToInt64Microseconds(cap));
   }
 };
+
+// UNAVAILABLE: another live replica holds the game's lease; its address rides along as a
+// payload (OwnerAddressOf) when the lease names one.
+absl::Status OwnedElsewhere(const std::string& game_id, const LeaseClaim& claim);
 
 // The outcome a view shows (the service's own when it ended the game).
 v1::Outcome OutcomeOf(const GameStateCore::Game& g);

@@ -3,10 +3,12 @@
 #include <sodium.h>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "arena/v1/game_state.grpc.pb.h"
 #include "common/config.h"
 #include "common/flags.h"
+#include "common/log.h"
 #include "engine/core/game.h"
 #include "services/common/db_flags.h"
 #include "services/common/server.h"
@@ -29,6 +31,16 @@ ABSL_FLAG(double, anonymous_table_burst, 20,
 ABSL_FLAG(double, anonymous_tables_per_minute, 10, "Tables such an address regains a minute.");
 ABSL_FLAG(int, watch_streams_per_address, 64,
           "Watch streams open at once per address (callers without a service credential).");
+ABSL_FLAG(std::string, replica_id, "",
+          "This replica's name in game leases; empty: a random one at every start.");
+ABSL_FLAG(std::string, advertise_address, "",
+          "host:port other replicas forward calls to; empty: --host and the bound port.");
+ABSL_FLAG(int, lease_ttl_ms, 10000,
+          "A game's lease lasts this long unless renewed; then another replica may take it.");
+ABSL_FLAG(int, lease_renew_ms, 2000, "Interval of lease renewals (and of adopting orphans).");
+ABSL_FLAG(bool, sole_replica, true,
+          "The only game-state replica on this database: take every game's lease at once, even "
+          "one a killed predecessor still holds. Set false when replicas share the database.");
 
 namespace arena::migrations {
 const std::vector<arena::common::Migration>& GameMigrations();
@@ -62,7 +74,25 @@ int main(int argc, char** argv) {
   core_options.restart_grace = absl::Milliseconds(absl::GetFlag(FLAGS_restart_grace_ms));
   core_options.keepalive = absl::Milliseconds(std::max(10, absl::GetFlag(FLAGS_keepalive_ms)));
 
-  PgEventLog store(pool.get());
+  int lease_ttl_ms = absl::GetFlag(FLAGS_lease_ttl_ms);
+  int lease_renew_ms = absl::GetFlag(FLAGS_lease_renew_ms);
+  if (lease_renew_ms < 10 || lease_ttl_ms <= lease_renew_ms) {
+    DieAtStartup(absl::InvalidArgumentError(
+        "--lease_renew_ms must be at least 10 and less than --lease_ttl_ms"));
+  }
+  core_options.lease_renew_every = absl::Milliseconds(lease_renew_ms);
+  core_options.sole_replica = absl::GetFlag(FLAGS_sole_replica);
+  ReplicaOptions replica;
+  replica.replica_id = absl::GetFlag(FLAGS_replica_id);
+  replica.address = absl::GetFlag(FLAGS_advertise_address);
+  replica.lease_ttl = absl::Milliseconds(lease_ttl_ms);
+  if (replica.address.empty() && options.port > 0) {
+    replica.address = absl::StrCat(options.host, ":", options.port);
+  }
+
+  PgEventLog store(pool.get(), replica);
+  LogInfo("replica",
+          {{"replica_id", store.replica_id()}, {"sole_replica", core_options.sole_replica}});
   GameStateCore core(&store, std::move(hasher), core_options);
   CheckOrDie(core.Recover());
 
@@ -78,11 +108,17 @@ int main(int argc, char** argv) {
   GameStateGrpc service(&core, std::move(auth), limits);
   options.services = {&service};
   options.on_shutdown = [&core] { core.Shutdown(); };
+  options.on_serving = [&store, &options](int port) {
+    if (store.advertised_address().empty()) {
+      store.SetAdvertisedAddress(absl::StrCat(options.host, ":", port));
+    }
+  };
   for (const arena::engine::Game* g : arena::engine::AllGames()) {
     options.games.emplace_back(g->Id());
   }
   CheckOrDie(RunServer(options));
   core.Shutdown();
   store.Stop();
+  core.ReleaseLeases();  // after the last commit: another replica may take the games at once
   return 0;
 }

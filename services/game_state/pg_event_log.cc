@@ -1,5 +1,8 @@
 #include "services/game_state/pg_event_log.h"
 
+#include <map>
+#include <random>
+#include <set>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -46,6 +49,59 @@ constexpr char kLoadSeats[] =
 constexpr char kLoadEvents[] =
     "SELECT seq, (extract(epoch FROM at) * 1000000)::bigint, type, seat, action, payload::text, "
     "action_number FROM game.events WHERE game_id = $1 ORDER BY seq";
+
+// Leases (game.game_leases). Acquisition: a new lease at epoch 1, or the next epoch when the
+// lease is expired, already ours or taken by force; only for a game that exists.
+constexpr char kAcquireLease[] =
+    "INSERT INTO game.game_leases AS l (game_id, owner, owner_address, epoch, expires_at) "
+    "SELECT g.game_id, $2, $3, 1, now() + $4 * interval '1 millisecond' FROM game.games g "
+    "WHERE g.game_id = $1 AND NOT g.deleted "
+    "ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, owner_address = "
+    "EXCLUDED.owner_address, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at "
+    "WHERE l.expires_at <= now() OR l.owner = EXCLUDED.owner OR $5::boolean RETURNING l.epoch";
+constexpr char kLeaseHolder[] =
+    "SELECT l.owner, l.owner_address FROM game.games g JOIN game.game_leases l USING (game_id) "
+    "WHERE g.game_id = $1 AND NOT g.deleted";
+constexpr char kInsertLease[] =
+    "INSERT INTO game.game_leases (game_id, owner, owner_address, epoch, expires_at) "
+    "VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')";
+// The fence: the batch's lease rows, locked in game order (as renewals lock them), so a
+// takeover waits for this batch and no lock cycle forms with a renewal.
+constexpr char kFenceLeases[] =
+    "SELECT game_id, epoch, owner FROM game.game_leases WHERE game_id IN "
+    "(SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY game_id FOR SHARE";
+constexpr char kRenewLeases[] =
+    "WITH mine AS MATERIALIZED (SELECT l.game_id FROM game.game_leases l JOIN "
+    "jsonb_to_recordset($4::jsonb) AS x(game_id text, epoch bigint) ON l.game_id = x.game_id "
+    "AND l.epoch = x.epoch WHERE l.owner = $1 ORDER BY l.game_id FOR UPDATE OF l) "
+    "UPDATE game.game_leases AS l SET expires_at = now() + $2 * interval '1 millisecond', "
+    "owner_address = $3 FROM mine WHERE l.game_id = mine.game_id RETURNING l.game_id";
+constexpr char kReleaseLeases[] =
+    "UPDATE game.game_leases AS l SET expires_at = now() FROM jsonb_to_recordset($2::jsonb) AS "
+    "x(game_id text, epoch bigint) WHERE l.game_id = x.game_id AND l.epoch = x.epoch AND "
+    "l.owner = $1";
+constexpr char kOrphans[] =
+    "SELECT g.game_id FROM game.games g LEFT JOIN game.game_leases l ON l.game_id = g.game_id "
+    "WHERE g.status IN ('waiting', 'active') AND NOT g.deleted AND (l.game_id IS NULL OR "
+    "l.expires_at <= now()) ORDER BY g.created_at LIMIT 1000";
+
+std::string RandomReplicaId() {
+  std::random_device rd;
+  std::string id = "gs-";
+  for (int i = 0; i < 4; ++i) absl::StrAppend(&id, absl::Hex(rd(), absl::kZeroPad8));
+  return id;
+}
+
+// [{"game_id": ..., "epoch": ...}, ...] for jsonb_to_recordset.
+std::string LeaseRows(const std::vector<std::pair<std::string, int64_t>>& held) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& [game, epoch] : held) rows.push_back({{"game_id", game}, {"epoch", epoch}});
+  return rows.dump();
+}
+
+int64_t Millis(absl::Duration d) {
+  return absl::ToInt64Milliseconds(d);
+}
 
 pqxx::binarystring Bytes(const std::string& s) {
   return pqxx::binarystring(s);
@@ -120,8 +176,21 @@ void Apply(pqxx::transaction_base& txn, const RowChange& change) {
 
 }  // namespace
 
-PgEventLog::PgEventLog(common::PgPool* pool) : pool_(pool) {
+PgEventLog::PgEventLog(common::PgPool* pool, ReplicaOptions replica)
+    : pool_(pool), replica_(std::move(replica)) {
+  if (replica_.replica_id.empty()) replica_.replica_id = RandomReplicaId();
+  address_ = replica_.address;
   Start();
+}
+
+void PgEventLog::SetAdvertisedAddress(const std::string& address) {
+  std::lock_guard<std::mutex> lock(address_mu_);
+  address_ = address;
+}
+
+std::string PgEventLog::advertised_address() {
+  std::lock_guard<std::mutex> lock(address_mu_);
+  return address_;
 }
 
 PgEventLog::~PgEventLog() {
@@ -129,8 +198,47 @@ PgEventLog::~PgEventLog() {
 }
 
 absl::Status PgEventLog::CommitBatch(const std::vector<WriteItem>& batch) {
+  // The games whose lease this batch must still hold: every fenced item's, except games the
+  // batch itself creates (their lease comes with their row).
+  std::set<std::string> created;
+  for (const WriteItem& item : batch) {
+    for (const RowChange& change : item.changes) {
+      if (const auto* insert = std::get_if<InsertGameRow>(&change)) {
+        created.insert(insert->game.game_id);
+      }
+    }
+  }
+  nlohmann::json fenced = nlohmann::json::array();
+  {
+    std::set<std::string> seen;
+    for (const WriteItem& item : batch) {
+      const std::string game = GameOfItem(item);
+      if (item.lease_epoch > 0 && created.count(game) == 0 && seen.insert(game).second) {
+        fenced.push_back(game);
+      }
+    }
+  }
+  const std::string address = advertised_address();
   return pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     try {
+      if (!fenced.empty()) {
+        std::map<std::string, std::pair<int64_t, std::string>> leases;  // game -> epoch, owner
+        for (const auto& row : txn.exec_params(kFenceLeases, fenced.dump())) {
+          leases[row[0].as<std::string>()] = {row[1].as<int64_t>(), row[2].as<std::string>()};
+        }
+        for (const WriteItem& item : batch) {
+          if (item.lease_epoch <= 0) continue;
+          const std::string game = GameOfItem(item);
+          if (created.count(game) > 0) continue;
+          auto it = leases.find(game);
+          if (it == leases.end() || it->second.first != item.lease_epoch ||
+              it->second.second != replica_.replica_id) {
+            return absl::FailedPreconditionError(
+                absl::StrCat("game ", game, " moved to another replica (lease epoch ",
+                             item.lease_epoch, " is no longer held)"));
+          }
+        }
+      }
       std::string pending;  // a JSON array of event rows, "" when none
       auto flush = [&] {
         if (pending.empty()) return;
@@ -141,7 +249,14 @@ absl::Status PgEventLog::CommitBatch(const std::vector<WriteItem>& batch) {
       for (const WriteItem& item : batch) {
         if (!item.changes.empty()) {
           flush();
-          for (const RowChange& change : item.changes) Apply(txn, change);
+          for (const RowChange& change : item.changes) {
+            Apply(txn, change);
+            const auto* insert = std::get_if<InsertGameRow>(&change);
+            if (insert != nullptr && item.lease_epoch > 0) {
+              txn.exec_params(kInsertLease, insert->game.game_id, replica_.replica_id, address,
+                              item.lease_epoch, Millis(replica_.lease_ttl));
+            }
+          }
         }
         for (const StoredEvent& e : item.events) AppendEventRow(e, pending);
       }
@@ -227,6 +342,84 @@ absl::StatusOr<std::string> PgEventLog::GameOfIdempotencyKey(const std::string& 
   });
   if (!s.ok()) return s;
   return game_id;
+}
+
+absl::StatusOr<LeaseClaim> PgEventLog::AcquireLease(const std::string& game_id,
+                                                    bool take_from_live_owner) {
+  LeaseClaim claim;
+  bool found = false;
+  const std::string address = advertised_address();
+  absl::Status s = pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    try {
+      claim = LeaseClaim{};
+      // A batch of the old owner holds the row while it commits; do not wait on a stuck one.
+      txn.exec("SET LOCAL lock_timeout = '2s'");
+      pqxx::result r = txn.exec_params(kAcquireLease, game_id, replica_.replica_id, address,
+                                       Millis(replica_.lease_ttl), take_from_live_owner);
+      if (!r.empty()) {
+        found = true;
+        claim.held = true;
+        claim.epoch = r[0][0].as<int64_t>();
+        return absl::OkStatus();
+      }
+      pqxx::result holder = txn.exec_params(kLeaseHolder, game_id);
+      found = !holder.empty();
+      if (found) {
+        claim.owner = holder[0][0].as<std::string>();
+        claim.owner_address = holder[0][1].as<std::string>();
+      }
+      return absl::OkStatus();
+    } catch (const pqxx::broken_connection&) {
+      throw;
+    } catch (const pqxx::transaction_rollback&) {
+      throw;
+    } catch (const std::exception& e) {
+      return common::StatusFromPqxx(e);
+    }
+  });
+  if (!s.ok()) return s;
+  if (!found) return absl::NotFoundError("no such game");
+  return claim;
+}
+
+absl::StatusOr<std::vector<std::string>> PgEventLog::RenewLeases(
+    const std::vector<std::pair<std::string, int64_t>>& held) {
+  std::vector<std::string> lost;
+  if (held.empty()) return lost;
+  std::set<std::string> renewed;
+  const std::string address = advertised_address();
+  absl::Status s = pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    renewed.clear();
+    for (const auto& row : txn.exec_params(kRenewLeases, replica_.replica_id,
+                                           Millis(replica_.lease_ttl), address, LeaseRows(held))) {
+      renewed.insert(row[0].as<std::string>());
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  for (const auto& [game, epoch] : held) {
+    if (renewed.count(game) == 0) lost.push_back(game);
+  }
+  return lost;
+}
+
+absl::Status PgEventLog::ReleaseLeases(const std::vector<std::pair<std::string, int64_t>>& held) {
+  if (held.empty()) return absl::OkStatus();
+  return pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    txn.exec_params(kReleaseLeases, replica_.replica_id, LeaseRows(held));
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<std::string>> PgEventLog::OrphanedGameIds() {
+  std::vector<std::string> ids;
+  absl::Status s = pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    ids.clear();
+    for (const auto& row : txn.exec(kOrphans)) ids.push_back(row[0].as<std::string>());
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return ids;
 }
 
 }  // namespace arena::game_state

@@ -4,12 +4,65 @@
 
 namespace arena::game_state {
 
+namespace {
+
+// Holds the per-game load lock; the last holder removes its entry.
+class LoadTurn {
+ public:
+  LoadTurn(std::mutex& map_mu, std::map<std::string, std::shared_ptr<std::mutex>>& map,
+           const std::string& game_id)
+      : map_mu_(map_mu), map_(map), game_id_(game_id) {
+    {
+      std::lock_guard<std::mutex> lock(map_mu_);
+      std::shared_ptr<std::mutex>& m = map_[game_id_];
+      if (!m) m = std::make_shared<std::mutex>();
+      mu_ = m;
+    }
+    mu_->lock();
+  }
+  ~LoadTurn() {
+    mu_->unlock();
+    std::lock_guard<std::mutex> lock(map_mu_);
+    auto it = map_.find(game_id_);
+    mu_.reset();
+    if (it != map_.end() && it->second.use_count() == 1) map_.erase(it);
+  }
+  LoadTurn(const LoadTurn&) = delete;
+  LoadTurn& operator=(const LoadTurn&) = delete;
+
+ private:
+  std::mutex& map_mu_;
+  std::map<std::string, std::shared_ptr<std::mutex>>& map_;
+  std::string game_id_;
+  std::shared_ptr<std::mutex> mu_;
+};
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<GameStateCore::Game>> GameStateCore::Load(
     const std::string& game_id) {
+  // One load of a game at a time: each takes the lease at a new epoch, and the game loaded
+  // must be the one whose epoch is in the log.
+  LoadTurn turn(loading_mu_, loading_, game_id);
+  {
+    std::lock_guard<std::mutex> lock(games_mu_);
+    auto it = games_.find(game_id);
+    if (it != games_.end()) return it->second;  // loaded while this call waited
+  }
+  // Own the game first, then read its log: the takeover waits for the old owner's batch in
+  // flight and fences the ones after it, so the log read below is the whole of it.
+  auto claim = store_->AcquireLease(game_id, options_.sole_replica);
+  if (!claim.ok()) {
+    if (absl::IsNotFound(claim.status())) return claim.status();
+    return absl::UnavailableError(absl::StrCat("game ", game_id, " could not be taken over now (",
+                                               claim.status().message(), "); retry"));
+  }
+  if (!claim->held) return OwnedElsewhere(game_id, *claim);
   auto stored = store_->LoadGame(game_id);
   if (!stored.ok()) return stored.status();
   auto g = std::make_shared<Game>();
   g->id = game_id;
+  g->lease_epoch = claim->epoch;
   if (!FromJson(stored->settings_json, &g->settings)) {
     return absl::DataLossError("stored settings do not parse");
   }

@@ -16,8 +16,9 @@ void GameStateCore::SubmitAction(const Caller& caller, const v1::SubmitActionReq
   }
   if (req.move().text().size() > 200)
     return done(absl::InvalidArgumentError("action text too long"));
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return done(absl::NotFoundError("no such game"));
+  auto found = Find(req.game_id());
+  if (!found.ok()) return done(found.status());
+  std::shared_ptr<Game> gp = *std::move(found);
   Game& g = *gp;
   std::unique_lock<std::mutex> lock(g.mu);
   if (req.seat() < 0 || req.seat() >= g.n())

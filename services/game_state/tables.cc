@@ -119,6 +119,7 @@ void GameStateCore::CreateTable(const Caller& caller, const v1::CreateTableReque
   auto gp = std::make_shared<Game>();
   Game& g = *gp;
   g.id = game_id;
+  g.lease_epoch = store_->FirstEpoch();  // the create item inserts the lease
   g.settings = in;
   if (g.settings.level() == v1::TABLE_LEVEL_UNSPECIFIED)
     g.settings.set_level(v1::TABLE_LEVEL_BEGINNER);
@@ -232,8 +233,9 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
         "seats are taken through arena (ArenaService.JoinTable), which checks blocks, "
         "invitations and guests; game-state joins seats for arena only"));
   }
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return done(absl::NotFoundError("no such game"));
+  auto found = Find(req.game_id());
+  if (!found.ok()) return done(found.status());
+  std::shared_ptr<Game> gp = *std::move(found);
   Game& g = *gp;
   std::lock_guard<std::mutex> lock(g.mu);
   if (g.status != v1::GAME_STATUS_WAITING)
@@ -284,8 +286,9 @@ void GameStateCore::JoinTable(const Caller& caller, const v1::JoinTableRequest& 
 
 void GameStateCore::UpdateSettings(const Caller& caller, const v1::UpdateSettingsRequest& req,
                                    Done<v1::GameView> done) {
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return done(absl::NotFoundError("no such game"));
+  auto found = Find(req.game_id());
+  if (!found.ok()) return done(found.status());
+  std::shared_ptr<Game> gp = *std::move(found);
   Game& g = *gp;
   std::lock_guard<std::mutex> lock(g.mu);
   if (caller.host_credential.empty())
@@ -403,8 +406,9 @@ bool GameStateCore::ApplyPendingVariant(Game& g, std::vector<StoredEvent>& event
 
 void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest& req,
                                Done<v1::DeleteGameResponse> done) {
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return done(absl::NotFoundError("no such game"));
+  auto found = Find(req.game_id());
+  if (!found.ok()) return done(found.status());
+  std::shared_ptr<Game> gp = *std::move(found);
   Game& g = *gp;
   std::lock_guard<std::mutex> lock(g.mu);
   if (caller.host_credential.empty())
@@ -419,6 +423,7 @@ void GameStateCore::DeleteGame(const Caller& caller, const v1::DeleteGameRequest
   std::string id = g.id;
   WriteItem item;
   item.game_id = id;
+  item.lease_epoch = g.lease_epoch;
   item.changes.push_back(DeleteGameRows{id});
   item.done = [this, gp, id, done](absl::Status s) {
     if (!s.ok()) return done(absl::UnavailableError(s.message()));
@@ -452,8 +457,9 @@ void GameStateCore::VoidGame(const Caller& caller, const v1::VoidGameRequest& re
     return done(absl::InvalidArgumentError("reason must be one line"));
   if (!caller.arena && !caller.other_service.empty())
     return done(absl::PermissionDeniedError("only arena may void a game"));
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return done(absl::NotFoundError("no such game"));
+  auto found = Find(req.game_id());
+  if (!found.ok()) return done(found.status());
+  std::shared_ptr<Game> gp = *std::move(found);
   Game& g = *gp;
   std::lock_guard<std::mutex> lock(g.mu);
   if (!caller.arena) {

@@ -95,8 +95,9 @@ v1::GameView GameStateCore::View(const Game& g, bool with_legal, const std::stri
 
 absl::StatusOr<v1::GameView> GameStateCore::GetGame(const Caller& caller,
                                                     const v1::GetGameRequest& req) {
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return absl::NotFoundError("no such game");
+  auto found = Find(req.game_id());
+  if (!found.ok()) return found.status();
+  std::shared_ptr<Game> gp = *std::move(found);
   std::lock_guard<std::mutex> lock(gp->mu);
   int seat;
   if (!MayWatch(*gp, caller, &seat))
@@ -138,8 +139,9 @@ absl::StatusOr<v1::ListGamesResponse> GameStateCore::ListGames(const v1::ListGam
 
 absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
                                                         const v1::GetRecordRequest& req) {
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return absl::NotFoundError("no such game");
+  auto found = Find(req.game_id());
+  if (!found.ok()) return found.status();
+  std::shared_ptr<Game> gp = *std::move(found);
   Game& g = *gp;
   std::lock_guard<std::mutex> lock(g.mu);
   int seat;

@@ -11,8 +11,9 @@ absl::StatusOr<uint64_t> GameStateCore::Watch(const Caller& caller, const v1::Wa
     return absl::InvalidArgumentError(
         "from_sequence and delay_moves must be small non-negative numbers");
   }
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return absl::NotFoundError("no such game");
+  auto found = Find(req.game_id());
+  if (!found.ok()) return found.status();
+  std::shared_ptr<Game> gp = *std::move(found);
   Game& g = *gp;
   std::lock_guard<std::mutex> lock(g.mu);
   Caller c = caller;
@@ -133,8 +134,9 @@ void GameStateCore::Keepalive() {
 }
 
 absl::Status GameStateCore::Pong(const Caller& caller, const v1::PongRequest& req) {
-  std::shared_ptr<Game> gp = Find(req.game_id());
-  if (!gp) return absl::NotFoundError("no such game");
+  auto found = Find(req.game_id());
+  if (!found.ok()) return found.status();
+  std::shared_ptr<Game> gp = *std::move(found);
   std::lock_guard<std::mutex> lock(gp->mu);
   if (req.seat() < 0 || req.seat() >= gp->n()) return absl::InvalidArgumentError("no such seat");
   SeatState& s = gp->seats[req.seat()];
