@@ -457,7 +457,13 @@ constexpr const char* kArenaRpcs[] = {"SignUp",
                                       "ListMatches",
                                       "ExportGame",
                                       "GetModelStats",
-                                      "ListModels"};
+                                      "ListModels",
+                                      "AdminPutCity",
+                                      "ListCities",
+                                      "JoinRankedQueue",
+                                      "LeaveRankedQueue",
+                                      "GetRankedStatus",
+                                      "ListRankedGames"};
 static_assert(std::size(kArenaRpcs) == RpcCountOf<v1::ArenaService>::value,
               "an ArenaService RPC has no name in kArenaRpcs (and so no row in the table)");
 
@@ -805,6 +811,53 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
        {Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE,
         Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE, Code::UNAVAILABLE,
         Code::UNAVAILABLE}},
+      // Ranked chess: cities are the admins'; queueing is for members (guests hold no credits).
+      {"AdminPutCity",
+       [&](const As& as) {
+         v1::AdminPutCityRequest r;
+         r.mutable_city()->set_city_id("tallinn");
+         r.mutable_city()->set_name("Tallinn");
+         r.mutable_city()->set_stake_microcredits(1000);
+         r.mutable_city()->set_fee_bps(500);
+         r.mutable_city()->set_active(true);
+         r.set_reason("principal table");
+         v1::City resp;
+         return CallAs(stub, &Stub::AdminPutCity, as, r, &resp);
+       },
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
+      {"ListCities",
+       [&](const As& as) {
+         v1::ListCitiesResponse resp;
+         return CallAs(stub, &Stub::ListCities, as, v1::ListCitiesRequest(), &resp);
+       },
+       {OK, OK, OK, OK, OK, OK, OK, OK, OK}},
+      {"JoinRankedQueue bullet",
+       [&](const As& as) {
+         v1::JoinRankedQueueRequest r;
+         r.set_city_id("tallinn");
+         r.set_time_control("1+0");
+         v1::RankedStatus resp;
+         return CallAs(stub, &Stub::JoinRankedQueue, as, r, &resp);
+       },
+       {UA, UA, PD, IA, IA, IA, UA, UA, UA}},
+      {"LeaveRankedQueue",
+       [&](const As& as) {
+         v1::RankedStatus resp;
+         return CallAs(stub, &Stub::LeaveRankedQueue, as, v1::LeaveRankedQueueRequest(), &resp);
+       },
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
+      {"GetRankedStatus",
+       [&](const As& as) {
+         v1::RankedStatus resp;
+         return CallAs(stub, &Stub::GetRankedStatus, as, v1::RankedStatusRequest(), &resp);
+       },
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
+      {"ListRankedGames",
+       [&](const As& as) {
+         v1::RankedGamesResponse resp;
+         return CallAs(stub, &Stub::ListRankedGames, as, v1::RankedGamesRequest(), &resp);
+       },
+       {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
   };
 
   // The names are the service's (a rename fails here), and each has a row.
