@@ -202,8 +202,11 @@ void GameStateGrpc::FinishOrForward(grpc::CallbackServerContext* ctx,
   auto cap = std::chrono::system_clock::now() + std::chrono::seconds(30);
   client->set_deadline(deadline < cap ? deadline : cap);
   start(OwnerStub(*owner), client, [reactor, client](grpc::Status s) {
-    reactor->Finish(s);
+    // The context (it holds the owner's channel) goes first: once Finish lets the server shut
+    // down, this replica's stubs may go, and the last reference to a channel must not be
+    // dropped on a gRPC callback thread (services/common/in_flight.h).
     delete client;
+    reactor->Finish(s);
   });
 }
 

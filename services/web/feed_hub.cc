@@ -68,6 +68,7 @@ class FeedHub::Upstream : public grpc::ClientReadReactor<v1::GameEvent>,
   }
   void Start() {
     self_ = shared_from_this();
+    hub_->calls_.Begin();
     hub_->stub_->async()->WatchGame(&ctx_, &req_, this);
     StartRead(&event_);
     StartCall();
@@ -84,7 +85,9 @@ class FeedHub::Upstream : public grpc::ClientReadReactor<v1::GameEvent>,
   void OnDone(const grpc::Status& status) override {
     Post(
         [status](FeedHub* hub, const std::shared_ptr<Feed>& f) { hub->OnUpstreamDone(f, status); });
-    self_.reset();  // may delete this
+    common::InFlightCalls* calls = &hub_->calls_;
+    self_.reset();  // may delete this, and its context
+    calls->End();
   }
 
  private:
@@ -118,6 +121,8 @@ FeedHub::FeedHub(asio::io_context& io, std::shared_ptr<grpc::Channel> game_state
 FeedHub::~FeedHub() {
   *alive_ = false;
   Shutdown();
+  // Watches are cancelled; reads of records and views end by their deadline.
+  calls_.WaitUntilNone();
 }
 
 size_t FeedHub::sinks() const {
@@ -191,37 +196,40 @@ void FeedHub::LoadRecord(const std::shared_ptr<Feed>& feed) {
     v1::GetRecordRequest req;
     v1::GameRecord resp;
   };
-  auto call = std::make_shared<RecordCall>();
+  auto* call = new RecordCall();
   call->req.set_game_id(feed->game_id);
   SetDeadline(call->ctx, options_.rpc_deadline);
   std::weak_ptr<Feed> weak = feed;
-  stub_->async()->GetRecord(&call->ctx, &call->req, &call->resp,
-                            [this, io = &io_, call, weak, alive = alive_](grpc::Status s) {
-                              asio::post(*io, [this, call, weak, alive, s] {
-                                if (!*alive) return;
-                                auto f = weak.lock();
-                                if (!f || f->closed) return;
-                                if (!s.ok()) {
-                                  if (Permanent(s)) return Fail(f, s);
-                                  // The stream will fail too and be reopened; history then comes
-                                  // from it.
-                                  f->history_loaded = true;
-                                } else {
-                                  for (const v1::GameEvent& ev : call->resp.events())
-                                    f->logic.OnEvent(ev);
-                                  f->history_loaded = true;
-                                }
-                                for (const v1::GameEvent& ev : f->early) OnUpstreamEvent(f, ev);
-                                f->early.clear();
-                                if (!f->logic.has_view() && s.ok()) {
-                                  OnView(f, call->resp.final_view());
-                                } else if (f->logic.has_view()) {
-                                  const v1::GameView held =
-                                      f->logic.view();  // a copy: OnView replaces it
-                                  OnView(f, held);
-                                }
-                              });
-                            });
+  calls_.Begin();
+  stub_->async()->GetRecord(
+      &call->ctx, &call->req, &call->resp, [this, call, weak, alive = alive_](grpc::Status s) {
+        // The context goes on this thread, before the hub may.
+        auto record = std::make_shared<v1::GameRecord>(std::move(call->resp));
+        delete call;
+        asio::post(io_, [this, record, weak, alive, s] {
+          if (!*alive) return;
+          auto f = weak.lock();
+          if (!f || f->closed) return;
+          if (!s.ok()) {
+            if (Permanent(s)) return Fail(f, s);
+            // The stream will fail too and be reopened; history then comes
+            // from it.
+            f->history_loaded = true;
+          } else {
+            for (const v1::GameEvent& ev : record->events()) f->logic.OnEvent(ev);
+            f->history_loaded = true;
+          }
+          for (const v1::GameEvent& ev : f->early) OnUpstreamEvent(f, ev);
+          f->early.clear();
+          if (!f->logic.has_view() && s.ok()) {
+            OnView(f, record->final_view());
+          } else if (f->logic.has_view()) {
+            const v1::GameView held = f->logic.view();  // a copy: OnView replaces it
+            OnView(f, held);
+          }
+        });
+        calls_.End();
+      });
 }
 
 void FeedHub::OnUpstreamEvent(const std::shared_ptr<Feed>& feed, const v1::GameEvent& event) {
@@ -270,19 +278,23 @@ void FeedHub::FetchView(const std::shared_ptr<Feed>& feed) {
     v1::GetGameRequest req;
     v1::GameView resp;
   };
-  auto call = std::make_shared<ViewCall>();
+  auto* call = new ViewCall();
   call->req.set_game_id(feed->game_id);
   SetDeadline(call->ctx, options_.rpc_deadline);
   std::weak_ptr<Feed> weak = feed;
+  calls_.Begin();
   stub_->async()->GetGame(&call->ctx, &call->req, &call->resp,
-                          [this, io = &io_, call, weak, alive = alive_](grpc::Status s) {
-                            asio::post(*io, [this, call, weak, alive, s] {
+                          [this, call, weak, alive = alive_](grpc::Status s) {
+                            // The context goes on this thread, before the hub may.
+                            auto view = std::make_shared<v1::GameView>(std::move(call->resp));
+                            delete call;
+                            asio::post(io_, [this, view, weak, alive, s] {
                               if (!*alive) return;
                               auto f = weak.lock();
                               if (!f || f->closed) return;
                               f->fetching = false;
                               if (s.ok()) {
-                                OnView(f, call->resp);
+                                OnView(f, *view);
                               } else if (Permanent(s)) {
                                 return Fail(f, s);
                               }
@@ -291,6 +303,7 @@ void FeedHub::FetchView(const std::shared_ptr<Feed>& feed) {
                                 FetchView(f);
                               }
                             });
+                            calls_.End();
                           });
 }
 

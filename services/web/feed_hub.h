@@ -19,6 +19,7 @@
 #include "arena/v1/game_state.grpc.pb.h"
 #include "boost/asio/io_context.hpp"
 #include "grpcpp/channel.h"
+#include "services/common/in_flight.h"
 #include "services/web/game_feed.h"
 
 namespace arena::web {
@@ -78,6 +79,7 @@ class FeedHub {
   FeedHubOptions options_;
   std::map<std::string, std::shared_ptr<Feed>> feeds_;
   std::shared_ptr<bool> alive_;  // callbacks posted after the hub is gone see false
+  common::InFlightCalls calls_;  // the stub stays until their callbacks have returned
   struct KeepaliveTimer;
   std::unique_ptr<KeepaliveTimer> keepalive_;
   bool shut_down_ = false;

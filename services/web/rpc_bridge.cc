@@ -42,6 +42,10 @@ bool ServiceOnlyMethod(std::string_view full_service, std::string_view method) {
   return true;
 }
 
+RpcBridge::~RpcBridge() {
+  calls_.WaitUntilNone();
+}
+
 RpcBridge::RpcBridge(std::shared_ptr<grpc::ChannelInterface> arena,
                      std::shared_ptr<grpc::ChannelInterface> game_state, absl::Duration deadline)
     : deadline_(deadline) {
@@ -114,8 +118,9 @@ void RpcBridge::Call(const RpcRoute& route, std::string_view json,
                              absl::ToChronoMilliseconds(deadline_));
   call->done = std::move(done);
   PendingCall* raw = call.release();
+  calls_.Begin();
   stub->UnaryCall(&raw->context, route.path, grpc::StubOptions(), raw->request.get(),
-                  raw->response.get(), [raw](grpc::Status status) {
+                  raw->response.get(), [raw, calls = &calls_](grpc::Status status) {
                     std::unique_ptr<PendingCall> owned(raw);
                     JsonReply reply;
                     if (status.ok()) {
@@ -127,7 +132,11 @@ void RpcBridge::Call(const RpcRoute& route, std::string_view json,
                       reply.http_status = HttpStatusFor(status.error_code());
                       reply.body = ErrorJson(status.error_code(), status.error_message());
                     }
-                    owned->done(std::move(reply));
+                    // The context (and its channel) goes before the bridge may: see in_flight.h.
+                    auto done = std::move(owned->done);
+                    owned.reset();
+                    calls->End();
+                    done(std::move(reply));
                   });
 }
 

@@ -22,6 +22,7 @@
 #include "grpcpp/channel.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/impl/codegen/proto_utils.h"  // SerializationTraits for protobuf messages
+#include "services/common/in_flight.h"
 
 namespace arena::web {
 
@@ -44,6 +45,8 @@ class RpcBridge {
   // Channels to arena and game-state (either may be null in tests of routing alone).
   RpcBridge(std::shared_ptr<grpc::ChannelInterface> arena,
             std::shared_ptr<grpc::ChannelInterface> game_state, absl::Duration deadline);
+  // Waits for the calls in flight (each ends by its deadline).
+  ~RpcBridge();
 
   // The route for `/api/<service>/<method>` ("arena" or "game"); nullptr when there is none
   // (an unknown or service-only method, a streaming one).
@@ -69,6 +72,7 @@ class RpcBridge {
   using Stub = grpc::TemplatedGenericStub<google::protobuf::Message, google::protobuf::Message>;
   std::unique_ptr<Stub> stubs_[2];
   absl::Duration deadline_;
+  mutable common::InFlightCalls calls_;
   std::map<std::string, RpcRoute, std::less<>> routes_;  // "arena/SignIn"
 };
 
