@@ -463,7 +463,9 @@ constexpr const char* kArenaRpcs[] = {"SignUp",
                                       "JoinRankedQueue",
                                       "LeaveRankedQueue",
                                       "GetRankedStatus",
-                                      "ListRankedGames"};
+                                      "ListRankedGames",
+                                      "AdminListFairPlayFlags",
+                                      "AdminReviewFairPlayFlag"};
 static_assert(std::size(kArenaRpcs) == RpcCountOf<v1::ArenaService>::value,
               "an ArenaService RPC has no name in kArenaRpcs (and so no row in the table)");
 
@@ -858,6 +860,24 @@ TEST_F(ArenaRpcTest, EveryRpcAgainstEveryPrincipal) {
          return CallAs(stub, &Stub::ListRankedGames, as, v1::RankedGamesRequest(), &resp);
        },
        {UA, UA, PD, OK, OK, OK, UA, UA, UA}},
+      {"AdminListFairPlayFlags",
+       [&](const As& as) {
+         v1::ListFairPlayFlagsResponse resp;
+         return CallAs(stub, &Stub::AdminListFairPlayFlags, as, v1::ListFairPlayFlagsRequest(),
+                       &resp);
+       },
+       {UA, UA, PD, PD, PD, OK, UA, UA, UA}},
+      // No report has that id: an admin is told so, everyone else is refused first.
+      {"AdminReviewFairPlayFlag",
+       [&](const As& as) {
+         v1::ReviewFairPlayFlagRequest r;
+         r.set_report_id(987654);
+         r.set_decision("dismiss");
+         r.set_reason("principal table");
+         v1::FairPlayFlag resp;
+         return CallAs(stub, &Stub::AdminReviewFairPlayFlag, as, r, &resp);
+       },
+       {UA, UA, PD, PD, PD, NF, UA, UA, UA}},
   };
 
   // The names are the service's (a rename fails here), and each has a row.

@@ -28,18 +28,6 @@ namespace {
 using Stub = v1::ArenaService::Stub;
 using ::testing::HasSubstr;
 
-std::string AdminToken(Stub& stub) {
-  v1::SignInRequest in;
-  in.set_name(kAdminName);
-  in.set_password(kAdminPassword);
-  v1::SessionToken t;
-  grpc::ClientContext ctx;
-  common::SetDeadline(ctx, absl::Seconds(20));
-  grpc::Status s = stub.SignIn(&ctx, in, &t);
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return t.token();
-}
-
 // Admin credits, half donated to the pool, and a daily allowance large enough for the run.
 void FundPool(Stub& stub, const std::string& admin) {
   v1::WhoAmIResponse me;

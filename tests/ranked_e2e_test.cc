@@ -36,18 +36,6 @@ constexpr int64_t kTartuStake = 250'000;      // a quarter credit, no fee
 constexpr int64_t kGrant = 40'000'000;
 const char* const kTimeControls[] = {"3+2", "5+0", "10+0"};
 
-std::string AdminToken(Stub& stub) {
-  v1::SignInRequest in;
-  in.set_name(kAdminName);
-  in.set_password(kAdminPassword);
-  v1::SessionToken t;
-  grpc::ClientContext ctx;
-  common::SetDeadline(ctx, absl::Seconds(20));
-  grpc::Status s = stub.SignIn(&ctx, in, &t);
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return t.token();
-}
-
 v1::City MakeCity(const std::string& id, const std::string& name, int64_t stake, int fee_bps) {
   v1::City c;
   c.set_city_id(id);

@@ -19,15 +19,6 @@ using Stub = v1::ArenaService::Stub;
 constexpr char kPlayer[] = "alice";
 constexpr char kPlayerPassword[] = "alice-password-123";
 
-std::string AdminToken(Stub& stub) {
-  v1::SignInRequest in;
-  in.set_name(kAdminName);
-  in.set_password(kAdminPassword);
-  v1::SessionToken t;
-  EXPECT_TRUE(CallAs(stub, &Stub::SignIn, As{}, in, &t).ok());
-  return t.token();
-}
-
 void FundPool(Stub& stub, const std::string& admin) {
   v1::WhoAmIResponse me;
   ASSERT_TRUE(CallAs(stub, &Stub::WhoAmI, As{admin}, v1::WhoAmIRequest(), &me).ok());

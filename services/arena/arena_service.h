@@ -125,6 +125,10 @@ class ArenaServiceImpl final : public arena::v1::ArenaService::CallbackService {
   Reactor* LeaveRankedQueue(Ctx*, const v1::LeaveRankedQueueRequest*, v1::RankedStatus*) override;
   Reactor* GetRankedStatus(Ctx*, const v1::RankedStatusRequest*, v1::RankedStatus*) override;
   Reactor* ListRankedGames(Ctx*, const v1::RankedGamesRequest*, v1::RankedGamesResponse*) override;
+  Reactor* AdminListFairPlayFlags(Ctx*, const v1::ListFairPlayFlagsRequest*,
+                                  v1::ListFairPlayFlagsResponse*) override;
+  Reactor* AdminReviewFairPlayFlag(Ctx*, const v1::ReviewFairPlayFlagRequest*,
+                                   v1::FairPlayFlag*) override;
 
  private:
   Reactor* LeagueVerb(Ctx* ctx, const v1::LeagueRef* req, v1::League* resp, const char* verb);

@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "services/arena/accounts.h"
 #include "services/arena/arena_service.h"
+#include "services/arena/fair_play_runner.h"
 #include "services/arena/ledger.h"
 #include "services/common/db_flags.h"
 #include "services/common/server.h"
@@ -38,6 +39,13 @@ ABSL_FLAG(int, bot_time_cap_ms, 5000, "The most a bot seat may think when its cl
 ABSL_FLAG(int, league_tick_ms, 250, "How often the league loop looks for work.");
 ABSL_FLAG(int, ranked_tick_ms, 1000,
           "How often the ranked loop pairs every queue, starts new games and settles ended ones");
+ABSL_FLAG(int, fair_play_depth, 12,
+          "Depth of the reference engine (Stockfish) in the fair-play check of every settled "
+          "ranked game, 1..30; 0 turns the check off");
+ABSL_FLAG(int, fair_play_book_plies, 16,
+          "Fair-play check: the opening plies left out (everyone plays known moves there)");
+ABSL_FLAG(int, fair_play_min_moves, 20,
+          "Fair-play check: the fewest analysed moves of a player that can raise a flag");
 ABSL_FLAG(int, ranked_show_up_s, 60,
           "A ranked table whose players have not both sat down this long after it was made is "
           "voided (the pairing ends aborted; no stake moves)");
@@ -175,6 +183,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<arena::service::LeagueRunner> leagues;
   std::unique_ptr<arena::service::ModelCatalogue> catalogue;
   std::unique_ptr<arena::service::RankedPlay> ranked;
+  std::unique_ptr<arena::service::FairPlayRunner> fair_play;
   arena::service::PlayDeps play;
   play.pool = pool.get();
   const int clue_level = absl::GetFlag(FLAGS_clue_level);
@@ -198,6 +207,16 @@ int main(int argc, char** argv) {
   ranked_options.show_up = absl::Seconds(absl::GetFlag(FLAGS_ranked_show_up_s));
   if (ranked_options.show_up < absl::Seconds(1)) {
     DieAtStartup(absl::InvalidArgumentError("--ranked_show_up_s must be >= 1"));
+  }
+  arena::service::FairPlayRunnerOptions fair_play_options;
+  const int fair_play_depth = absl::GetFlag(FLAGS_fair_play_depth);
+  fair_play_options.check.depth = fair_play_depth;
+  fair_play_options.check.book_plies = absl::GetFlag(FLAGS_fair_play_book_plies);
+  fair_play_options.check.limits.min_moves = absl::GetFlag(FLAGS_fair_play_min_moves);
+  if (fair_play_depth < 0 || fair_play_depth > 30 || fair_play_options.check.book_plies < 0 ||
+      fair_play_options.check.limits.min_moves < 1) {
+    DieAtStartup(absl::InvalidArgumentError(
+        "--fair_play_depth is 0..30, --fair_play_book_plies >= 0, --fair_play_min_moves >= 1"));
   }
   const int catalogue_ttl_s = absl::GetFlag(FLAGS_model_catalogue_ttl_s);
   if (catalogue_ttl_s < 0) {
@@ -228,6 +247,13 @@ int main(int argc, char** argv) {
       leagues->Wake();
       ranked->Wake();
     });
+    if (fair_play_depth > 0) {
+      fair_play =
+          std::make_unique<arena::service::FairPlayRunner>(*pool, *clients, fair_play_options);
+      ranked->SetOnSettled([&fair_play] { fair_play->Wake(); });
+    } else {
+      LogWarning("--fair_play_depth=0: ranked games are not checked for engine use");
+    }
     arena::service::ServiceClients* gateway_clients = clients.get();
     catalogue = std::make_unique<arena::service::ModelCatalogue>(
         [gateway_clients]() -> absl::StatusOr<std::vector<arena::v1::ModelInfo>> {
@@ -257,6 +283,7 @@ int main(int argc, char** argv) {
   }
   play.ranked = ranked.get();
   ranked->Start();
+  if (fair_play) fair_play->Start();
 
   arena::service::Quotas quotas;
   quotas.signups_per_address = {absl::GetFlag(FLAGS_signup_burst),
@@ -282,6 +309,7 @@ int main(int argc, char** argv) {
                                            quotas);
   options.services = {&service};
   options.on_shutdown = [&] {
+    if (fair_play) fair_play->Stop();
     if (ranked) ranked->Stop();
     if (leagues) leagues->Stop();
     if (driver) driver->Stop();

@@ -462,6 +462,7 @@ absl::Status RankedPlay::Settle(const Open& p) {
                  .affected_rows() == 1;
     return absl::OkStatus();
   });
+  if (s.ok() && marked && end != ranked::StakedGameEnd::kAborted && on_settled_) on_settled_();
   if (s.ok() && marked) {
     common::LogInfo("ranked game settled", {{"pairing_id", p.pairing_id},
                                             {"game_id", p.game_id},

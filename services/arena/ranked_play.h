@@ -22,6 +22,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -32,6 +33,7 @@
 #include "clients/service_clients.h"
 #include "services/arena/accounts.h"
 #include "services/arena/ledger.h"
+#include "services/arena/ranked/fair_play_store.h"
 #include "services/arena/ranked/ranked_store.h"
 #include "services/arena/seat_driver.h"
 #include "services/common/pg_pool.h"
@@ -63,6 +65,9 @@ class RankedPlay {
   void Stop();
   // Runs the next tick now (a ranked table ended, someone joined).
   void Wake();
+  // Called (on the loop's thread) after a game has been settled as finished: the fair-play
+  // check has work. Set before Start().
+  void SetOnSettled(std::function<void()> f) { on_settled_ = std::move(f); }
 
   // One tick at `now` (what the loop runs; tests call it directly).
   absl::Status Tick(absl::Time now);
@@ -78,6 +83,11 @@ class RankedPlay {
   absl::Status PutCity(const accounts::Principal& admin, const v1::City& city,
                        const std::string& reason);
   absl::StatusOr<v1::ListCitiesResponse> Cities();
+  // Fair play (fair_play_review.cc): the flags in `state` ("open", "dismissed", "actioned",
+  // "all"), and an admin's decision on one, with the refund and the block it asks for.
+  absl::StatusOr<v1::ListFairPlayFlagsResponse> FairPlayFlags(const std::string& state, int limit);
+  absl::StatusOr<v1::FairPlayFlag> ReviewFairPlayFlag(const accounts::Principal& admin,
+                                                      const v1::ReviewFairPlayFlagRequest& req);
 
   ranked::RankedStore& store() { return store_; }
 
@@ -85,6 +95,8 @@ class RankedPlay {
   struct Open;  // an open pairing as the loop reads it
   absl::Status StartGame(const Open& p);
   absl::Status Settle(const Open& p);
+  // The flag as the RPCs show it: the report with its game's pairing and the accounts.
+  absl::StatusOr<v1::FairPlayFlag> FlagOf(const ranked::StoredFairPlayReport& report);
   void Run();
 
   common::PgPool& pool_;
@@ -93,6 +105,7 @@ class RankedPlay {
   SeatDriver* driver_;
   const RankedPlayOptions options_;
   ranked::RankedStore store_;
+  std::function<void()> on_settled_;
 
   std::mutex mu_;
   std::condition_variable cv_;

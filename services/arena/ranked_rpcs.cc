@@ -4,6 +4,7 @@
 //   ListCities: anyone. AdminPutCity: admins, with a reason (audit log).
 //   JoinRankedQueue, LeaveRankedQueue, GetRankedStatus: signed-in members (guests hold no
 //   credits, so they cannot stake). ListRankedGames: one's own; another's for admins only.
+//   AdminListFairPlayFlags, AdminReviewFairPlayFlag: admins; a review needs a reason.
 #include "services/arena/arena_service.h"
 #include "services/arena/ranked_play.h"
 
@@ -106,6 +107,32 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::ListRankedGames(Ctx* ctx,
     auto games = play_.ranked->Games(account, req->limit() == 0 ? 50 : req->limit());
     if (!games.ok()) return games.status();
     *resp = *std::move(games);
+    return absl::OkStatus();
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminListFairPlayFlags(
+    Ctx* ctx, const v1::ListFairPlayFlagsRequest* req, v1::ListFairPlayFlagsResponse* resp) {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
+    auto admin = Admin(*ctx);
+    if (!admin.ok()) return admin.status();
+    if (absl::Status s = RankedAvailable(play_.ranked); !s.ok()) return s;
+    auto flags = play_.ranked->FairPlayFlags(req->state(), req->limit());
+    if (!flags.ok()) return flags.status();
+    *resp = *std::move(flags);
+    return absl::OkStatus();
+  });
+}
+
+ArenaServiceImpl::Reactor* ArenaServiceImpl::AdminReviewFairPlayFlag(
+    Ctx* ctx, const v1::ReviewFairPlayFlagRequest* req, v1::FairPlayFlag* resp) {
+  return Run(ctx, *req, queue_, [=, this]() -> absl::Status {
+    auto admin = Admin(*ctx);
+    if (!admin.ok()) return admin.status();
+    if (absl::Status s = RankedAvailable(play_.ranked); !s.ok()) return s;
+    auto flag = play_.ranked->ReviewFairPlayFlag(*admin, *req);
+    if (!flag.ok()) return flag.status();
+    *resp = *std::move(flag);
     return absl::OkStatus();
   });
 }

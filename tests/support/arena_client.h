@@ -27,6 +27,9 @@ inline std::vector<std::string> ArenaFlags(const std::string& db_url) {
   return {"--database_url=" + db_url, "--bootstrap_admin=" + std::string(kAdminName),
           "--admin_password_file=" + *password_file, "--password_cost=minimum",
           "--hold_sweep_ms=100", "--log_level=warning",
+          // No Stockfish behind every settled ranked game unless a test asks (a later
+          // --fair_play_depth wins).
+          "--fair_play_depth=0",
           // Every test client is one loopback address: quotas off (security_test has them on).
           "--signup_burst=1000000", "--guest_burst=1000000", "--signin_burst=1000000",
           "--failed_signin_burst=1000000", "--table_burst=1000000", "--clue_burst=1000000"};
@@ -58,6 +61,18 @@ grpc::Status CallAs(v1::ArenaService::Stub& stub, Method method, const As& as, c
   grpc::ClientContext ctx;
   Decorate(ctx, as);
   return (stub.*method)(&ctx, req, resp);
+}
+
+// The bootstrap admin's session token (ArenaFlags makes the admin); "" and a test failure when
+// sign-in is refused.
+inline std::string AdminToken(v1::ArenaService::Stub& stub) {
+  v1::SignInRequest in;
+  in.set_name(kAdminName);
+  in.set_password(kAdminPassword);
+  v1::SessionToken t;
+  grpc::Status s = CallAs(stub, &v1::ArenaService::Stub::SignIn, As{}, in, &t);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return t.token();
 }
 
 }  // namespace arena::testing

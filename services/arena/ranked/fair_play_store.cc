@@ -185,6 +185,20 @@ absl::StatusOr<StoredFairPlayReport> FairPlayStore::Get(const std::string& game_
   return out;
 }
 
+absl::StatusOr<StoredFairPlayReport> FairPlayStore::GetById(int64_t report_id) {
+  StoredFairPlayReport out;
+  absl::Status status = pool_.Transact([&](pqxx::transaction_base& txn) {
+    pqxx::result rows = txn.exec_params(kReportById, report_id);
+    if (rows.empty()) return absl::NotFoundError(absl::StrCat("no fair-play report ", report_id));
+    auto r = StoredFromRow(rows[0]);
+    if (!r.ok()) return r.status();
+    out = *std::move(r);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
 absl::StatusOr<std::vector<StoredFairPlayReport>> FairPlayStore::ListFlags(
     std::optional<ReviewState> state, int limit) {
   if (state == ReviewState::kNone) {

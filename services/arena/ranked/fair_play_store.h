@@ -78,6 +78,9 @@ class FairPlayStore {
   absl::StatusOr<StoredFairPlayReport> Get(const std::string& game_id,
                                            const std::string& account_id);
 
+  // One report by its id; NOT_FOUND when there is none.
+  absl::StatusOr<StoredFairPlayReport> GetById(int64_t report_id);
+
   // Flagged reports, oldest first: those in `state` (kOpen is the review queue), or every
   // flagged one when nullopt. kNone is INVALID_ARGUMENT (unflagged reports are not flags), as
   // is a limit outside 1..1000.
