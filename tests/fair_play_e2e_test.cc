@@ -9,6 +9,8 @@
 // open), then the refund, the freeze and the decision, each in the ledger and the audit log.
 #include <grpcpp/grpcpp.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "arena/v1/arena.grpc.pb.h"
@@ -116,6 +118,21 @@ class FairPlayE2eTest : public ::testing::Test {
       absl::SleepFor(absl::Milliseconds(50));
     }
     FAIL() << "never " << seat << "'s turn to play " << uci;
+  }
+
+  // Runs arenactl against this deployment as `token`; its exit code, with stdout in *out.
+  int Ctl(std::vector<std::string> args, const std::string& token, std::string* out) {
+    const std::string path = MakeTempDir("fair-play-ctl") + "/out";
+    std::string command = std::string(ARENACTL_BIN);
+    args.push_back("--arena_addr=" + d_.Address("arena"));
+    args.push_back("--token=" + token);
+    for (const std::string& a : args) command += " '" + a + "'";
+    Subprocess p({"/bin/sh", "-c", command + " > " + path}, {});
+    auto code = p.Wait(absl::Seconds(60));
+    std::ifstream in(path);
+    *out = std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()) +
+           p.Stderr();
+    return code.value_or(-1);
   }
 
   Deployment d_;
@@ -304,6 +321,25 @@ TEST_F(FairPlayE2eTest, SettledGamesAreCheckedAndAFlagIsReviewedWithRefundAndBlo
   grpc::Status frozen = CallAs(*arena_, &Stub::JoinRankedQueue, As{black_token}, again, &st);
   EXPECT_EQ(frozen.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_THAT(frozen.error_message(), HasSubstr("frozen"));
+
+  // The same from the terminal: the admin's flag list, the victim's history and queue line.
+  std::string out;
+  EXPECT_EQ(Ctl({"flags", "--state=actioned"}, admin_, &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("actioned (frozen)"));
+  EXPECT_THAT(out, HasSubstr(game));
+  EXPECT_EQ(Ctl({"ranked", "history"}, white_token, &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("loss, checkmate"));
+  EXPECT_THAT(out, HasSubstr("5+0"));
+  EXPECT_EQ(Ctl({"ranked", "queue", "tallinn", "5+0", "--no_wait"}, white_token, &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("searching… tallinn 5+0"));
+  EXPECT_THAT(out, HasSubstr("widened to ±100"));
+  EXPECT_EQ(Ctl({"ranked", "leave"}, white_token, &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("left the queue"));
+  EXPECT_EQ(Ctl({"review-flag", std::to_string(flag.report_id()), "dismiss", "--reason=again"},
+                admin_, &out),
+            1)
+      << out;
+  EXPECT_THAT(out, HasSubstr("FAILED_PRECONDITION"));
 
   // Audited: the refund, the freeze and the decision, each by the admin.
   pqxx::work txn(conn);

@@ -60,6 +60,22 @@ const std::map<std::string, CommandHelp>& Table() {
         "admin: the pool credits a day",
         {"reason"}}},
       {"audit", {"audit [ACCOUNT]", "admin: who did what, by name, amounts in credits", {"limit"}}},
+      {"ranked",
+       {"ranked cities | queue CITY TC [--no_wait] | status | leave | history [ACCOUNT] | city ID "
+        "NAME STAKE FEE_BPS --reason=WHY",
+        "ranked chess for stakes: the cities; queue at 3+2, 5+0 or 10+0 with a live "
+        "\"searching… widened to ±N\" line until paired (Ctrl-C leaves); where you stand; "
+        "leave; your staked games and ratings; admin: make or change a city",
+        {"no_wait", "limit", "inactive", "reason"}}},
+      {"flags",
+       {"flags [--state=open|dismissed|actioned|all]",
+        "admin: the fair-play check's flags with their figures (open ones by default)",
+        {"state", "limit"}}},
+      {"review-flag",
+       {"review-flag REPORT_ID dismiss|action [--refund] [--block] --reason=WHY",
+        "admin: decide a flag once; action may refund the opponent from the flagged account "
+        "and freeze it (audited)",
+        {"refund", "block", "reason"}}},
       {"table",
        {"table GAME_ID\n"
         "       arenactl table create GAME --seat=S --seat=S ... [flags]",

@@ -36,6 +36,7 @@
 #include "tools/arenactl/league_commands.h"
 #include "tools/arenactl/match_commands.h"
 #include "tools/arenactl/play.h"
+#include "tools/arenactl/ranked_commands.h"
 #include "tools/arenactl/seat_arg.h"
 #include "tools/arenactl/table_commands.h"
 #include "tools/arenactl/text_table.h"
@@ -514,6 +515,9 @@ const std::map<std::string, Command>& Commands() {
       {"unfreeze", [](const Args& a) { return Freeze(a, false); }},
       {"allowance", Allowance},
       {"audit", Audit},
+      {"ranked", arena::arenactl::RankedCommand},
+      {"flags", arena::arenactl::FlagsCommand},
+      {"review-flag", arena::arenactl::ReviewFlagCommand},
       {"league", arena::arenactl::LeagueCommand},
       {"standings", arena::arenactl::StandingsCommand},
       {"leaderboard", arena::arenactl::LeaderboardCommand},
