@@ -189,6 +189,7 @@ await scenario('admin-grants-and-sees-the-audit-log', async (page) => {
   await signIn(page, env('ADMIN_NAME'), env('ADMIN_PASSWORD'));
   await page.goto(`${URL}/#/admin`);
   await page.waitForSelector('#admin-audit');
+  await page.waitForSelector('#fair-play-flags');  // the open flags, through the edge (none yet)
   const reason = `browser grant ${Date.now()}`;
   await page.fill('#admin-account', env('PLAYER_NAME'));
   await page.fill('#admin-amount', '5');
@@ -211,6 +212,8 @@ await scenario('non-admin-is-refused-by-the-api', async (page) => {
   await page.goto(`${URL}/#/admin`);
   await page.waitForSelector('#admin-audit .error');
   check((await page.textContent('#admin-audit .error')).includes('PERMISSION_DENIED'), 'arena refused the audit log');
+  await page.waitForSelector('#admin-flags .error');
+  check((await page.textContent('#admin-flags .error')).includes('PERMISSION_DENIED'), 'arena refused the fair-play flags');
   await page.fill('#admin-account', env('PLAYER_NAME'));
   await page.fill('#admin-amount', '1000');
   await page.fill('#admin-reason', 'self-grant');

@@ -1,5 +1,6 @@
 // The admin console: an account's balance and history, grants and adjustments with a reason,
-// allowances, freezes and blocks, and the audit log, each through arena's admin RPCs. The page
+// allowances, freezes and blocks, the audit log and the fair-play check's open flags (dismiss,
+// or action with the opponent refunded and the account frozen), each through arena's admin RPCs. The page
 // shows it to anyone who opens it; arena refuses every call from a non-admin, and the page
 // shows that refusal.
 
@@ -14,6 +15,7 @@ export async function adminPage(root) {
   const reason = h('input', { id: 'admin-reason', placeholder: 'reason (recorded in the audit log)', maxlength: 500 });
   const balanceBox = h('div', { id: 'admin-balance' });
   const auditBox = h('div', { id: 'admin-audit' });
+  const flagsBox = h('div', { id: 'admin-flags' });
   const micro = () => Math.round(Number(amount.value || 0) * 1e6);
   const key = () => `web-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
@@ -24,6 +26,24 @@ export async function adminPage(root) {
         (r.records || []).map((a) => [when(a.at), a.actor, a.action, a.target, a.reason]), { id: 'audit' }));
     } catch (e) {
       clear(auditBox).appendChild(errorBox(e));
+    }
+  }
+  async function showFlags() {
+    try {
+      const r = await arena('AdminListFairPlayFlags', { state: 'open', limit: 100 });
+      const decide = (f, decision) => run(() => arena('AdminReviewFairPlayFlag', {
+        report_id: f.report_id, decision, reason: reason.value,
+        refund_opponent: decision === 'action', block: decision === 'action' }));
+      clear(flagsBox).appendChild(table(['flagged', 'account', 'colour', 'opponent', 'moves', 'match', 'ACPL', 'opponent lost', 'game', ''],
+        (r.flags || []).map((f) => [when(f.created_at), f.account_name || f.account_id, f.colour, f.opponent_name,
+          String(f.moves_analysed), `${Math.round(100 * f.match_rate)}%`, Number(f.acpl).toFixed(1),
+          credits(f.opponent_loss_microcredits), f.game_id,
+          h('span', {},
+            h('button', { type: 'button', class: 'flag-dismiss', onclick: decide(f, 'dismiss') }, 'Dismiss'),
+            h('button', { type: 'button', class: 'flag-action', onclick: decide(f, 'action') }, 'Refund & freeze'))]),
+        { id: 'fair-play-flags' }));
+    } catch (e) {
+      clear(flagsBox).appendChild(errorBox(e));
     }
   }
   async function showBalance() {
@@ -48,6 +68,7 @@ export async function adminPage(root) {
       out.appendChild(h('p', { class: 'ok', id: 'admin-ok' }, 'done'));
       await showBalance();
       await showAudit();
+      await showFlags();
     } catch (err) {
       out.appendChild(errorBox(err));
     }
@@ -65,6 +86,9 @@ export async function adminPage(root) {
         h('button', { type: 'button', id: 'admin-block', onclick: run(() => arena('Block', { name: account.value })) }, 'Block'),
         h('button', { type: 'button', id: 'admin-unblock', onclick: run(() => arena('Block', { name: account.value, unblock: true })) }, 'Unblock'),
         h('button', { type: 'button', id: 'admin-donations', onclick: run(async () => { account.value = 'system:pool'; }) }, 'Donation pool'))),
-    out, h('h2', {}, 'Account'), balanceBox, h('h2', {}, 'Audit log'), auditBox);
+    out, h('h2', {}, 'Account'), balanceBox,
+    h('h2', {}, 'Fair-play flags'), h('p', {}, 'Each decision is made once and needs the reason above.'), flagsBox,
+    h('h2', {}, 'Audit log'), auditBox);
   await showAudit();
+  await showFlags();
 }
