@@ -32,9 +32,11 @@ inline std::string WriteFile(const std::string& text) {
 // Every process of a deployment, each restartable on its own port.
 class Deployment {
  public:
-  // `arena_extra`: flags added to arena's (e.g. a faster ranked loop).
-  explicit Deployment(std::vector<std::string> arena_extra = {})
-      : arena_extra_(std::move(arena_extra)) {
+  // `arena_extra`, `game_state_extra`: flags added to arena's and game-state's (e.g. a faster
+  // ranked loop, a longer first-move window).
+  explicit Deployment(std::vector<std::string> arena_extra = {},
+                      std::vector<std::string> game_state_extra = {})
+      : arena_extra_(std::move(arena_extra)), game_state_extra_(std::move(game_state_extra)) {
     if (!db_.ok()) return;
     std::string dir = MakeTempDir("mock-abacus");
     mock_port_file_ = dir + "/port";
@@ -63,8 +65,10 @@ class Deployment {
       return ports_.count(n) ? "--port=" + std::to_string(ports_[n]) : std::string("--port=0");
     };
     if (name == "game-state") {
-      return {port(name), "--database_url=" + db_.url(), "--keepalive_ms=200",
-              "--restart_grace_ms=300", "--log_level=warning"};
+      std::vector<std::string> f = {port(name), "--database_url=" + db_.url(), "--keepalive_ms=200",
+                                    "--restart_grace_ms=300", "--log_level=warning"};
+      f.insert(f.end(), game_state_extra_.begin(), game_state_extra_.end());
+      return f;
     }
     if (name == "bot") return {port(name), "--log_level=warning"};
     if (name == "gateway") {
@@ -130,6 +134,7 @@ class Deployment {
   std::map<std::string, int> ports_;
   std::string logs_;  // of processes that were killed
   std::vector<std::string> arena_extra_;
+  std::vector<std::string> game_state_extra_;
 };
 
 }  // namespace arena::testing
