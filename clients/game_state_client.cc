@@ -5,6 +5,17 @@
 
 namespace arena::clients {
 
+std::optional<std::string> RedirectedTo(const grpc::Status& status) {
+  if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return std::nullopt;
+  const std::string& m = status.error_message();
+  if (m.find(" is served by replica ") == std::string::npos) return std::nullopt;
+  const size_t at = m.rfind(" at ");
+  if (at == std::string::npos) return std::nullopt;  // the owner's address is not known yet
+  std::string address = m.substr(at + 4);
+  if (address.empty() || address.find(' ') != std::string::npos) return std::nullopt;
+  return address;
+}
+
 void Credentials::Attach(grpc::ClientContext& ctx) const {
   if (service != nullptr) service->Attach(ctx);
   if (!seat.empty()) ctx.AddMetadata("x-arena-seat-credential", seat);

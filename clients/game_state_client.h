@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/time/time.h"
@@ -14,6 +15,11 @@
 #include "services/common/service_auth.h"
 
 namespace arena::clients {
+
+// Where to watch a game instead: a replica answers a WatchGame for a game another replica owns
+// with UNAVAILABLE "game G is served by replica R at HOST:PORT" (docs/game-state.md,
+// "Ownership and replicas"); this is HOST:PORT. Nothing for any other status.
+std::optional<std::string> RedirectedTo(const grpc::Status& status);
 
 // How a call identifies itself; any combination may be set.
 struct Credentials {

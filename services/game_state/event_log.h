@@ -172,6 +172,10 @@ class EventLog {
   virtual absl::StatusOr<std::vector<std::string>> OrphanedGameIds() {
     return std::vector<std::string>{};
   }
+  // The addresses of the other replicas that serve unfinished games now (live leases).
+  virtual absl::StatusOr<std::vector<std::string>> PeerAddresses() {
+    return std::vector<std::string>{};
+  }
 };
 
 // The group-commit writer and completer over an implementation's CommitBatch.

@@ -10,6 +10,8 @@ constexpr char kOwnerAddressPayload[] = "type.chestonia.arena/game_state.OwnerAd
 
 }  // namespace
 
+// The message's form "… is served by replica R at HOST:PORT" is read by clients that follow a
+// WatchGame redirect (clients::RedirectedTo): keep it.
 absl::Status OwnedElsewhere(const std::string& game_id, const LeaseClaim& claim) {
   absl::Status s = absl::UnavailableError(
       claim.owner_address.empty()

@@ -121,6 +121,9 @@ class GameStateCore {
                     Done<v1::SubmitActionResponse> done);
   absl::StatusOr<v1::GameView> GetGame(const Caller& caller, const v1::GetGameRequest& req);
   absl::StatusOr<v1::ListGamesResponse> ListGames(const v1::ListGamesRequest& req);
+  // The other live replicas' addresses, whose games a listing gathers too; none for a sole
+  // replica.
+  absl::StatusOr<std::vector<std::string>> PeerAddresses();
   absl::StatusOr<v1::GameRecord> GetRecord(const Caller& caller, const v1::GetRecordRequest& req);
   void UpdateSettings(const Caller& caller, const v1::UpdateSettingsRequest& req,
                       Done<v1::GameView> done);

@@ -1,13 +1,17 @@
 #include "services/game_state/grpc_service.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 
 #include "common/grpc_util.h"
+#include "common/log.h"
 #include "services/common/service_auth.h"
 #include "services/common/text_check.h"
 
@@ -301,7 +305,62 @@ grpc::ServerUnaryReactor* GameStateGrpc::ListGames(grpc::CallbackServerContext* 
   if (!caller.ok()) return Reply<v1::ListGamesResponse>(ctx, resp, caller.status());
   if (absl::Status text = common::CheckMessageText(*req); !text.ok())
     return Reply<v1::ListGamesResponse>(ctx, resp, text);
-  return Reply(ctx, resp, core_->ListGames(*req));
+  absl::StatusOr<v1::ListGamesResponse> local = core_->ListGames(*req);
+  if (!local.ok() || !Metadata(*ctx, kForwardedHeader).empty()) return Reply(ctx, resp, local);
+  // Several replicas: each lists the games in its memory, so the listing gathers the others'
+  // (asked as forwarded calls, which answer from their own memory only). A replica that does
+  // not answer within two seconds is left out of this listing rather than failing it.
+  absl::StatusOr<std::vector<std::string>> peers = core_->PeerAddresses();
+  if (!peers.ok() || peers->empty()) {
+    if (!peers.ok()) {
+      common::LogWarning("listing this replica's games only",
+                         {{"error", std::string(peers.status().message())}});
+    }
+    return Reply(ctx, resp, local);
+  }
+  const int limit = req->limit() == 0 ? 100 : std::min(req->limit(), 1000);
+  struct Gather {
+    std::mutex mu;
+    size_t pending = 0;
+    v1::ListGamesResponse merged;
+  };
+  auto gather = std::make_shared<Gather>();
+  gather->merged = *std::move(local);
+  gather->pending = peers->size();
+  auto* reactor = ctx->DefaultReactor();
+  std::vector<std::pair<std::string, std::string>> metadata;
+  for (const char* key : {common::kServiceNameHeader, common::kServiceCredentialHeader}) {
+    std::string value = Metadata(*ctx, key);
+    if (!value.empty()) metadata.emplace_back(key, value);
+  }
+  for (const std::string& address : *peers) {
+    struct PeerCall {
+      grpc::ClientContext ctx;
+      v1::ListGamesResponse resp;
+    };
+    auto* call = new PeerCall();
+    for (const auto& [key, value] : metadata) call->ctx.AddMetadata(key, value);
+    call->ctx.AddMetadata(kForwardedHeader, "1");
+    call->ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    OwnerStub(address)->async()->ListGames(
+        &call->ctx, req, &call->resp, [gather, call, reactor, resp, limit](grpc::Status s) {
+          v1::ListGamesResponse got = std::move(call->resp);
+          delete call;  // the context (and its channel reference) first, as in FinishOrForward
+          std::lock_guard<std::mutex> lock(gather->mu);
+          if (s.ok()) {
+            for (v1::GameView& g : *got.mutable_games()) *gather->merged.add_games() = std::move(g);
+          }
+          if (--gather->pending > 0) return;
+          auto* games = gather->merged.mutable_games();
+          std::sort(games->begin(), games->end(), [](const v1::GameView& a, const v1::GameView& b) {
+            return a.game_id() < b.game_id();
+          });
+          if (games->size() > limit) games->DeleteSubrange(limit, games->size() - limit);
+          *resp = std::move(gather->merged);
+          reactor->Finish(grpc::Status::OK);
+        });
+  }
+  return reactor;
 }
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* GameStateGrpc::WatchGame(

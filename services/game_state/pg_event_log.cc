@@ -85,6 +85,11 @@ constexpr char kOrphans[] =
     "WHERE g.status IN ('waiting', 'active') AND NOT g.deleted AND (l.game_id IS NULL OR "
     "l.expires_at <= now()) ORDER BY g.created_at LIMIT 1000";
 
+constexpr char kPeerAddresses[] =
+    "SELECT DISTINCT l.owner_address FROM game.games g JOIN game.game_leases l USING (game_id) "
+    "WHERE g.status IN ('waiting', 'active') AND NOT g.deleted AND l.expires_at > now() "
+    "AND l.owner <> $1 AND l.owner_address <> '' ORDER BY 1 LIMIT 64";
+
 std::string RandomReplicaId() {
   std::random_device rd;
   std::string id = "gs-";
@@ -409,6 +414,19 @@ absl::Status PgEventLog::ReleaseLeases(const std::vector<std::pair<std::string, 
     txn.exec_params(kReleaseLeases, replica_.replica_id, LeaseRows(held));
     return absl::OkStatus();
   });
+}
+
+absl::StatusOr<std::vector<std::string>> PgEventLog::PeerAddresses() {
+  std::vector<std::string> out;
+  absl::Status s = pool_->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    out.clear();
+    for (const auto& row : txn.exec_params(kPeerAddresses, replica_.replica_id)) {
+      out.push_back(row[0].as<std::string>());
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return out;
 }
 
 absl::StatusOr<std::vector<std::string>> PgEventLog::OrphanedGameIds() {

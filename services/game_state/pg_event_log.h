@@ -50,6 +50,7 @@ class PgEventLog final : public GroupCommitLog {
       const std::vector<std::pair<std::string, int64_t>>& held) override;
   absl::Status ReleaseLeases(const std::vector<std::pair<std::string, int64_t>>& held) override;
   absl::StatusOr<std::vector<std::string>> OrphanedGameIds() override;
+  absl::StatusOr<std::vector<std::string>> PeerAddresses() override;
 
   absl::StatusOr<std::vector<std::string>> UnfinishedGameIds() override;
   absl::StatusOr<StoredGame> LoadGame(const std::string& game_id) override;

@@ -8,6 +8,7 @@
 #include <future>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -303,6 +304,29 @@ TEST(GameStateReplicasTest, ACallToAReplicaReachesTheOwnerAndAKilledOwnersGamesA
     grpc::Status s = reader->Finish();
     EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
     EXPECT_NE(s.error_message().find(a.server().address()), std::string::npos) << s.error_message();
+    // ...in the form clients follow.
+    EXPECT_EQ(clients::RedirectedTo(s).value_or(""), a.server().address());
+  }
+
+  // A listing through either replica gathers every replica's games: one made on B shows up in
+  // A's listing, and A's in B's.
+  {
+    v1::CreateTableResponse on_b;
+    grpc::ClientContext ctx;
+    GameStateHarness::Attach(ctx, {});
+    ASSERT_TRUE(b.stub().CreateTable(&ctx, create, &on_b).ok());
+    for (ReplicaProcess* via : {&a, &b}) {
+      grpc::ClientContext list_ctx;
+      v1::ListGamesRequest list;
+      v1::ListGamesResponse listed;
+      grpc::Status s = via->stub().ListGames(&list_ctx, list, &listed);
+      ASSERT_TRUE(s.ok()) << s.error_message();
+      std::set<std::string> ids;
+      for (const v1::GameView& g : listed.games()) ids.insert(g.game_id());
+      EXPECT_TRUE(ids.count(id)) << "A's game missing";
+      EXPECT_TRUE(ids.count(on_b.game_id())) << "B's game missing";
+    }
+    EXPECT_FALSE(clients::RedirectedTo(grpc::Status(grpc::StatusCode::UNAVAILABLE, "down")));
   }
 
   // A dies without releasing anything. Once its lease runs out B replays the game (on the next

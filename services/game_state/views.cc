@@ -137,6 +137,11 @@ absl::StatusOr<v1::ListGamesResponse> GameStateCore::ListGames(const v1::ListGam
   return resp;
 }
 
+absl::StatusOr<std::vector<std::string>> GameStateCore::PeerAddresses() {
+  if (options_.sole_replica) return std::vector<std::string>{};
+  return store_->PeerAddresses();
+}
+
 absl::StatusOr<v1::GameRecord> GameStateCore::GetRecord(const Caller& caller,
                                                         const v1::GetRecordRequest& req) {
   auto found = Find(req.game_id());

@@ -6,6 +6,8 @@
 
 #include "boost/asio/post.hpp"
 #include "boost/asio/steady_timer.hpp"
+#include "clients/game_state_client.h"
+#include "common/grpc_util.h"
 #include "common/log.h"
 #include "services/web/edge_policy.h"
 
@@ -50,6 +52,7 @@ struct FeedHub::Feed {
   bool upstream_ended = false;             // the stream closed with OK (the game is over)
   asio::steady_timer retry;
   bool closed = false;
+  std::string owner;  // the game-state replica that redirected the stream here; "" = any
 };
 
 struct FeedHub::KeepaliveTimer {
@@ -61,15 +64,15 @@ struct FeedHub::KeepaliveTimer {
 class FeedHub::Upstream : public grpc::ClientReadReactor<v1::GameEvent>,
                           public std::enable_shared_from_this<Upstream> {
  public:
-  Upstream(FeedHub* hub, std::shared_ptr<Feed> feed)
-      : hub_(hub), io_(hub->io_), feed_(feed), alive_(hub->alive_) {
+  Upstream(FeedHub* hub, std::shared_ptr<Feed> feed, v1::GameStateService::Stub* stub)
+      : hub_(hub), io_(hub->io_), feed_(feed), alive_(hub->alive_), stub_(stub) {
     req_.set_game_id(feed->game_id);
     req_.set_from_sequence(feed->logic.last_sequence() + 1);
   }
   void Start() {
     self_ = shared_from_this();
     hub_->calls_.Begin();
-    hub_->stub_->async()->WatchGame(&ctx_, &req_, this);
+    stub_->async()->WatchGame(&ctx_, &req_, this);
     StartRead(&event_);
     StartCall();
   }
@@ -102,6 +105,7 @@ class FeedHub::Upstream : public grpc::ClientReadReactor<v1::GameEvent>,
   asio::io_context& io_;  // outlives every call (main keeps it until they are done)
   std::weak_ptr<Feed> feed_;
   std::shared_ptr<bool> alive_;
+  v1::GameStateService::Stub* stub_;  // the hub's, alive until the hub's calls are done
   grpc::ClientContext ctx_;
   v1::WatchGameRequest req_;
   v1::GameEvent event_;
@@ -173,9 +177,16 @@ void FeedHub::Unsubscribe(const std::string& game_id, SseSink* sink) {
   if (feed->sinks.empty() && feed->waiting.empty()) Close(feed);
 }
 
+v1::GameStateService::Stub* FeedHub::WatchStub(const std::string& owner) {
+  if (owner.empty()) return stub_.get();
+  std::unique_ptr<v1::GameStateService::Stub>& stub = owner_stubs_[owner];
+  if (!stub) stub = v1::GameStateService::NewStub(common::MakeChannel(owner));
+  return stub.get();
+}
+
 void FeedHub::OpenUpstream(const std::shared_ptr<Feed>& feed) {
   const bool from_start = feed->logic.last_sequence() < 0;
-  auto up = std::make_shared<Upstream>(this, feed);
+  auto up = std::make_shared<Upstream>(this, feed, WatchStub(feed->owner));
   feed->upstream = up;
   feed->upstream_ended = false;
   up->Start();
@@ -257,6 +268,15 @@ void FeedHub::OnUpstreamDone(const std::shared_ptr<Feed>& feed, const grpc::Stat
   }
   if (Permanent(status)) return Fail(feed, status);
   if (shut_down_) return;
+  if (std::optional<std::string> to = clients::RedirectedTo(status)) {
+    if (*to != feed->owner) {  // another game-state replica owns the game: watch it there
+      feed->owner = *to;
+      OpenUpstream(feed);
+      return;
+    }
+  } else if (!feed->owner.empty()) {
+    feed->owner.clear();  // the owner went away: ask through any replica again
+  }
   common::LogWarning("upstream watch failed; reopening",
                      {{"game_id", feed->game_id}, {"error", status.error_message()}});
   feed->retry.expires_after(absl::ToChronoMilliseconds(options_.reconnect));

@@ -76,6 +76,11 @@ class FeedHub {
 
   boost::asio::io_context& io_;
   std::unique_ptr<v1::GameStateService::Stub> stub_;
+  // Game-state replicas that own watched games, by address: a replica answers a watch of a
+  // game another one owns with a redirect, and the stream is reopened on the owner (io thread
+  // only; the stubs stay until the calls in flight are done, as stub_ does).
+  std::map<std::string, std::unique_ptr<v1::GameStateService::Stub>> owner_stubs_;
+  v1::GameStateService::Stub* WatchStub(const std::string& owner);
   FeedHubOptions options_;
   std::map<std::string, std::shared_ptr<Feed>> feeds_;
   std::shared_ptr<bool> alive_;  // callbacks posted after the hub is gone see false
