@@ -28,27 +28,6 @@ namespace {
 using Stub = v1::ArenaService::Stub;
 using ::testing::HasSubstr;
 
-// Admin credits, half donated to the pool, and a daily allowance large enough for the run.
-void FundPool(Stub& stub, const std::string& admin) {
-  v1::WhoAmIResponse me;
-  ASSERT_TRUE(CallAs(stub, &Stub::WhoAmI, As{admin}, v1::WhoAmIRequest(), &me).ok());
-  v1::AdminGrantRequest grant;
-  grant.set_account_id(me.account_id());
-  grant.set_amount_microcredits(200'000'000);
-  grant.set_reason("e2e league funding");
-  v1::TransferResponse tr;
-  ASSERT_TRUE(CallAs(stub, &Stub::AdminGrant, As{admin}, grant, &tr).ok());
-  v1::DonateRequest donate;
-  donate.set_amount_microcredits(100'000'000);
-  ASSERT_TRUE(CallAs(stub, &Stub::Donate, As{admin}, donate, &tr).ok());
-  v1::SetAllowanceRequest allowance;
-  allowance.set_account_id(me.account_id());
-  allowance.set_daily_microcredits(100'000'000);
-  allowance.set_reason("e2e");
-  v1::SetAllowanceResponse ar;
-  ASSERT_TRUE(CallAs(stub, &Stub::AdminSetAllowance, As{admin}, allowance, &ar).ok());
-}
-
 v1::TableSettings TwoPlayerDarts() {
   v1::TableSettings s;
   s.set_engine_game("chestonia-chess");
@@ -58,21 +37,6 @@ v1::TableSettings TwoPlayerDarts() {
   s.set_move_cap(24);
   s.set_level(v1::TABLE_LEVEL_BEGINNER);
   return s;
-}
-
-v1::LeagueParticipant Bot(int level) {
-  v1::LeagueParticipant p;
-  p.mutable_spec()->set_kind(v1::SEAT_KIND_BOT);
-  p.mutable_spec()->set_bot_level(level);
-  return p;
-}
-
-v1::LeagueParticipant Model(const std::string& id) {
-  v1::LeagueParticipant p;
-  p.mutable_spec()->set_kind(v1::SEAT_KIND_MODEL);
-  p.mutable_spec()->set_model_id(id);
-  p.mutable_spec()->set_funding(v1::FUNDING_DONATED_CREDITS);
-  return p;
 }
 
 std::vector<int> RanksOf(const v1::Outcome& o, int seats) {
@@ -86,14 +50,15 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
   ASSERT_TRUE(d.ok());
   auto stub = d.Arena();
   const std::string admin = AdminToken(*stub);
-  FundPool(*stub, admin);
+  FundPool(*stub, admin, "e2e league funding");
 
   v1::CreateLeagueRequest create;
   create.set_name("e2e swiss");
   *create.mutable_settings() = TwoPlayerDarts();
-  for (auto p : {Bot(1), Bot(2), Model("mock-competent"), Model("mock-illegal-then-legal"),
-                 Model("mock-garbage"), Model("mock-truncated"), Model("mock-429-then-ok"),
-                 Model("mock-500")}) {
+  for (auto p :
+       {LeagueBot(1), LeagueBot(2), LeagueModel("mock-competent"),
+        LeagueModel("mock-illegal-then-legal"), LeagueModel("mock-garbage"),
+        LeagueModel("mock-truncated"), LeagueModel("mock-429-then-ok"), LeagueModel("mock-500")}) {
     *create.add_participants() = p;
   }
   create.set_format("swiss");
@@ -114,7 +79,7 @@ TEST(LeagueE2eTest, TwelveGameLeagueSurvivesARestartOfEveryService) {
   three.set_name("e2e three seats");
   (*three.mutable_settings()->mutable_variant()->mutable_options())["players"] = "3";
   three.clear_participants();
-  for (int level : {2, 3, 5}) *three.add_participants() = Bot(level);
+  for (int level : {2, 3, 5}) *three.add_participants() = LeagueBot(level);
   v1::League refused;
   grpc::Status no = CallAs(*stub, &Stub::CreateLeague, As{admin}, three, &refused);
   EXPECT_EQ(no.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << no.error_message();
@@ -539,7 +504,7 @@ TEST(LeagueE2eTest, SlowModelPlaysAndBrokeModelResigns) {
   ASSERT_TRUE(d.ok());
   auto stub = d.Arena();
   const std::string admin = AdminToken(*stub);
-  FundPool(*stub, admin);
+  FundPool(*stub, admin, "e2e league funding");
   v1::ArenaCreateTableRequest create;
   *create.mutable_settings() = TwoPlayerDarts();
   create.mutable_settings()->set_move_cap(40);
@@ -607,15 +572,15 @@ TEST(LeagueE2eTest, ToyGameIsSeatedPlayedAndWatchedWithoutKnowingIt) {
   ASSERT_TRUE(d.ok());
   auto stub = d.Arena();
   const std::string admin = AdminToken(*stub);
-  FundPool(*stub, admin);
+  FundPool(*stub, admin, "e2e league funding");
 
   v1::CreateLeagueRequest create;
   create.set_name("e2e toy");
   create.mutable_settings()->set_engine_game("hex-tictactoe");
   create.mutable_settings()->set_level(v1::TABLE_LEVEL_BEGINNER);
   create.mutable_settings()->mutable_clock()->set_per_move_ms(8000);
-  *create.add_participants() = Bot(2);
-  *create.add_participants() = Model("mock-competent");
+  *create.add_participants() = LeagueBot(2);
+  *create.add_participants() = LeagueModel("mock-competent");
   create.set_format("round-robin");
   create.set_games_per_pairing(2);
   create.set_seed(3);
@@ -716,7 +681,7 @@ TEST(LeagueE2eTest, ModelTurnsAreReadAndBilledHonestly) {
   ASSERT_TRUE(d.ok());
   auto stub = d.Arena();
   const std::string admin = AdminToken(*stub);
-  FundPool(*stub, admin);
+  FundPool(*stub, admin, "e2e league funding");
 
   // The catalogue: the gateway's models with prices and context sizes, through arena and
   // arenactl.
@@ -740,7 +705,8 @@ TEST(LeagueE2eTest, ModelTurnsAreReadAndBilledHonestly) {
   create.set_name("e2e honest turns");
   *create.mutable_settings() = TwoPlayerDarts();
   create.mutable_settings()->set_move_cap(16);
-  for (auto p : {Model("mock-prose"), Model("mock-no-usage"), Model("mock-underreports"), Bot(1)}) {
+  for (auto p : {LeagueModel("mock-prose"), LeagueModel("mock-no-usage"),
+                 LeagueModel("mock-underreports"), LeagueBot(1)}) {
     *create.add_participants() = p;
   }
   create.set_concurrency(3);

@@ -141,6 +141,10 @@ TEST(MetricsE2eTest, EveryServerShowsWhatAGameDid) {
   EXPECT_GE(Get(arena, "arena_ai_turns_total{kind=\"bot\",outcome=\"ok\"}"), 4);
   EXPECT_GE(Get(arena, "arena_ai_turns_total{kind=\"model\",outcome=\"ok\"}"), 4);
   EXPECT_GT(Get(arena, "arena_model_spend_microcredits_total"), 0);
+  // Each table it made, it claimed the lease of and drove.
+  EXPECT_GE(Get(arena, "arena_driver_leases_total{event=\"claimed\"}"), 1);
+  EXPECT_LE(Get(arena, "arena_driver_leases_total{event=\"lost\"}"), 0);  // none (or absent)
+  EXPECT_GE(Get(arena, "arena_driven_tables"), 0);
   EXPECT_GE(Handled(arena, "/arena.v1.ArenaService/CreateTable"), 1);
   EXPECT_GE(Handled(arena, "/arena.v1.ArenaService/SignUp"), 1);
   // A call refused for its caller is counted under its code.

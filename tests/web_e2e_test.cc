@@ -19,26 +19,6 @@ using Stub = v1::ArenaService::Stub;
 constexpr char kPlayer[] = "alice";
 constexpr char kPlayerPassword[] = "alice-password-123";
 
-void FundPool(Stub& stub, const std::string& admin) {
-  v1::WhoAmIResponse me;
-  ASSERT_TRUE(CallAs(stub, &Stub::WhoAmI, As{admin}, v1::WhoAmIRequest(), &me).ok());
-  v1::AdminGrantRequest grant;
-  grant.set_account_id(me.account_id());
-  grant.set_amount_microcredits(200'000'000);
-  grant.set_reason("web e2e funding");
-  v1::TransferResponse tr;
-  ASSERT_TRUE(CallAs(stub, &Stub::AdminGrant, As{admin}, grant, &tr).ok());
-  v1::DonateRequest donate;
-  donate.set_amount_microcredits(100'000'000);
-  ASSERT_TRUE(CallAs(stub, &Stub::Donate, As{admin}, donate, &tr).ok());
-  v1::SetAllowanceRequest allowance;
-  allowance.set_account_id(me.account_id());
-  allowance.set_daily_microcredits(100'000'000);
-  allowance.set_reason("web e2e");
-  v1::SetAllowanceResponse ar;
-  ASSERT_TRUE(CallAs(stub, &Stub::AdminSetAllowance, As{admin}, allowance, &ar).ok());
-}
-
 v1::ArenaSeat BotSeat(int level) {
   v1::ArenaSeat s;
   s.mutable_spec()->set_kind(v1::SEAT_KIND_BOT);
@@ -68,7 +48,7 @@ TEST(WebE2eTest, ThePageInChromium) {
   ASSERT_TRUE(d.ok()) << d.Logs();
   auto stub = d.Arena();
   const std::string admin = AdminToken(*stub);
-  FundPool(*stub, admin);
+  FundPool(*stub, admin, "web e2e funding");
   {
     v1::SignUpRequest up;
     up.set_name(kPlayer);

@@ -8,7 +8,8 @@
 //    every Deployment hardened and probed, references between objects resolved (Secrets and
 //    their keys, Services and PDBs to pods, the HPA to its Deployment), ARENA_* variables that
 //    are flags of the binary in the image, Secret templates holding placeholders only, and
-//    arena / arena-game-state kept to one replica until issue 27 items 1-2.
+//    arena / arena-game-state run as several replicas only when told so (ARENA_SOLE_REPLICA=
+//    false, with the pod's name and, for game-state, its address).
 //  * Compose files (deploy/compose*.yaml): the Compose Specification's JSON schema, then the
 //    same cross-references (build targets, secrets created by deploy/compose-secrets, ARENA_*
 //    flags, health checks, hardening).
@@ -415,11 +416,22 @@ function policyCheck(objects, report, targets) {
     if (pod.enableServiceLinks !== false) err("enableServiceLinks must be false (Service variables such as ARENA_PORT would be read as flags)");
     if (podSc.runAsNonRoot !== true) err("pod securityContext.runAsNonRoot must be true");
     if (!podSc.seccompProfile || podSc.seccompProfile.type !== "RuntimeDefault") err("pod seccompProfile must be RuntimeDefault");
-    if (["arena", "arena-game-state"].includes(name)) {
-      if (doc.spec.replicas !== 1) err("must run 1 replica until issue 27 items 1-2 (leases, the AI-turn queue) land");
-      if (!doc.spec.strategy || doc.spec.strategy.type !== "Recreate") err("strategy must be Recreate: two copies at once would both own the same games");
-    }
     const scaled = hpas.some(({ doc: h }) => h.spec.scaleTargetRef.kind === "Deployment" && h.spec.scaleTargetRef.name === name);
+    if (["arena", "arena-game-state"].includes(name)) {
+      // Replicas of these two share games through leases (issue 27): each must be told it is
+      // not alone, or it takes every game at start (--sole_replica, default true).
+      const env = new Map((pod.containers || []).flatMap((c) => c.env || []).map((e) => [e.name, e]));
+      const sole = !env.has("ARENA_SOLE_REPLICA") || env.get("ARENA_SOLE_REPLICA").value !== "false";
+      if (sole) {
+        if (doc.spec.replicas !== 1 || scaled) err("runs more than 1 replica without ARENA_SOLE_REPLICA=false (each copy would take every game at start)");
+        if (!doc.spec.strategy || doc.spec.strategy.type !== "Recreate") err("strategy must be Recreate for a sole replica: two copies at once would both take the same games");
+      } else {
+        if (!env.has("ARENA_REPLICA_ID")) err("replicas need ARENA_REPLICA_ID (the pod's name) so leases and logs name the pod");
+        if (name === "arena-game-state" && !env.has("ARENA_ADVERTISE_ADDRESS")) {
+          err("replicas need ARENA_ADVERTISE_ADDRESS (the pod's IP and port): the others forward calls and redirect streams there");
+        }
+      }
+    }
     if (scaled && doc.spec.replicas !== undefined) err("sets replicas although an HPA owns the count");
     const volumes = new Map((pod.volumes || []).map((v) => [v.name, v]));
     for (const v of pod.volumes || []) {

@@ -17,13 +17,19 @@ namespace {
 namespace chess = engine::chess;
 using google::protobuf::util::TimeUtil;
 
-// The oldest settled game waiting for the check, with who had white and both ratings before it.
+// Claims the oldest settled game waiting for the check, with who had white and both ratings
+// before it. Several arena replicas share the queue: a game another replica is claiming now is
+// skipped (SKIP LOCKED) and a claimed one waits out its claim, which outlives any check; a
+// replica that died mid-check leaves a claim that expires.
 constexpr char kNextGame[] =
-    "SELECT pairing_id, game_id, player_a, player_b, rating_a, rating_b, white "
-    "FROM arena.ranked_pairings "
-    "WHERE state = 'finished' AND fair_play = 'pending' AND game_id IS NOT NULL "
+    "WITH next AS (SELECT pairing_id FROM arena.ranked_pairings "
+    "  WHERE state = 'finished' AND fair_play = 'pending' AND game_id IS NOT NULL "
     "  AND white IS NOT NULL "
-    "ORDER BY ended_at, pairing_id LIMIT 1";
+    "  AND (fair_play_claimed_until IS NULL OR fair_play_claimed_until < now()) "
+    "  ORDER BY ended_at, pairing_id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+    "UPDATE arena.ranked_pairings p SET fair_play_claimed_until = now() + interval '10 minutes' "
+    "FROM next WHERE p.pairing_id = next.pairing_id "
+    "RETURNING p.pairing_id, p.game_id, p.player_a, p.player_b, p.rating_a, p.rating_b, p.white";
 
 constexpr char kMarkDone[] =
     "UPDATE arena.ranked_pairings SET fair_play = 'done' "
@@ -183,6 +189,17 @@ absl::StatusOr<bool> FairPlayRunner::RunOnce() {
     if (!s.ok()) return s;
     return true;
   };
+  // A passing fault (game-state or the engine away): the claim goes, so the next pass (here or
+  // on another replica) takes the game again without waiting the claim out.
+  auto retry_later = [&](const absl::Status& why) -> absl::StatusOr<bool> {
+    (void)pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+      txn.exec_params(
+          "UPDATE arena.ranked_pairings SET fair_play_claimed_until = NULL WHERE pairing_id = $1",
+          work->pairing_id);
+      return absl::OkStatus();
+    });
+    return why;
+  };
 
   v1::GetRecordRequest req;
   req.set_game_id(work->game_id);
@@ -194,19 +211,27 @@ absl::StatusOr<bool> FairPlayRunner::RunOnce() {
     if (got.error_code() == grpc::StatusCode::NOT_FOUND) {
       return fail(absl::NotFoundError(absl::StrCat("game-state has no game ", work->game_id)));
     }
-    return absl::UnavailableError(
-        absl::StrCat("game-state GetRecord ", work->game_id, ": ", got.error_message()));
+    return retry_later(absl::UnavailableError(
+        absl::StrCat("game-state GetRecord ", work->game_id, ": ", got.error_message())));
   }
   auto game = FairPlayGameFromRecord(record, white_rating, black_rating);
   if (!game.ok()) return fail(game.status());
   auto report = ranked::AnalyseFairPlay(*game, options_.check);
   if (!report.ok()) {
-    if (report.status().code() == absl::StatusCode::kUnavailable) return report.status();
+    if (report.status().code() == absl::StatusCode::kUnavailable) {
+      return retry_later(report.status());
+    }
     return fail(report.status());
   }
 
   bool flagged[2] = {false, false};
   absl::Status wrote = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    flagged[0] = flagged[1] = false;
+    // First: a game another replica checked meanwhile (after this claim expired) keeps its
+    // reports; this one's are not written twice.
+    if (txn.exec_params(kMarkDone, work->pairing_id).affected_rows() == 0) {
+      return absl::OkStatus();
+    }
     for (int color = 0; color < 2; ++color) {
       ranked::FairPlayRecord rec;
       rec.game_id = work->game_id;
@@ -216,10 +241,9 @@ absl::StatusOr<bool> FairPlayRunner::RunOnce() {
       if (!stored.ok()) return stored.status();
       flagged[color] = stored->report.flagged;
     }
-    txn.exec_params(kMarkDone, work->pairing_id);
     return absl::OkStatus();
   });
-  if (!wrote.ok()) return wrote;
+  if (!wrote.ok()) return retry_later(wrote);
   for (int color = 0; color < 2; ++color) {
     const ranked::PlayerFairPlay& p = report->players[color];
     if (!flagged[color]) continue;

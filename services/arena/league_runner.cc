@@ -539,6 +539,15 @@ absl::Status LeagueRunner::LaunchAndFinish() {
   if (!s.ok()) return s;
   for (int64_t id : swiss_due) {
     s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+      // Another arena replica may be pairing this league at the same moment: lock the league,
+      // then look again (a statement after the lock sees what it committed) and leave the
+      // round to it if it was first.
+      txn.exec_params("SELECT 1 FROM leagues WHERE league_id = $1 FOR UPDATE", id);
+      pqxx::result open = txn.exec_params(
+          "SELECT count(*) FROM league_games WHERE league_id = $1 "
+          "AND state IN ('scheduled', 'running')",
+          id);
+      if (open[0][0].as<int>() > 0) return absl::OkStatus();
       pqxx::result l = txn.exec_params(
           "SELECT seed, (SELECT coalesce(max(round), -1) FROM league_games g "
           "WHERE g.league_id = l.league_id), "
@@ -602,24 +611,29 @@ absl::Status LeagueRunner::LaunchAndFinish() {
 }
 
 absl::Status LeagueRunner::Launch(int64_t league_id, int slot) {
+  // One transaction holds the slot's row from the check to the record, and every arena replica
+  // looks for it with SKIP LOCKED: a slot another replica is launching right now is left to it,
+  // so two replicas never create its table at once. If this process dies in between, the lock
+  // goes with its connection and game-state's idempotency key hands the next launcher the same
+  // table.
   DrivenTable table;
-  std::vector<int> order;
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    table = DrivenTable();
+    pqxx::result g = txn.exec_params(
+        "SELECT order_json FROM league_games WHERE league_id = $1 AND slot = $2 "
+        "AND state = 'scheduled' FOR UPDATE SKIP LOCKED",
+        league_id, slot);
+    if (g.empty()) return absl::OkStatus();  // launched already, or being launched elsewhere
     pqxx::result l = txn.exec_params(
         "SELECT settings_json, policy_json, owner_account, engine_game FROM leagues "
         "WHERE league_id = $1",
         league_id);
-    pqxx::result g = txn.exec_params(
-        "SELECT order_json, state FROM league_games WHERE league_id = $1 AND slot = $2", league_id,
-        slot);
-    if (l.empty() || g.empty()) return absl::NotFoundError("league game vanished");
-    if (g[0][1].as<std::string>() != "scheduled") return absl::OkStatus();
-    table = DrivenTable();
+    if (l.empty()) return absl::NotFoundError("league vanished");
     common::ProtoFromJson(l[0][0].as<std::string>(), &table.settings);
     common::ProtoFromJson(l[0][1].as<std::string>(), &table.policy);
     const std::string owner = l[0][2].as<std::string>();
     table.engine_game = l[0][3].as<std::string>();
-    order = nlohmann::json::parse(g[0][0].as<std::string>()).get<std::vector<int>>();
+    const auto order = nlohmann::json::parse(g[0][0].as<std::string>()).get<std::vector<int>>();
     for (size_t seat = 0; seat < order.size(); ++seat) {
       pqxx::result p = txn.exec_params(
           "SELECT participant, spec_json FROM league_participants "
@@ -638,39 +652,35 @@ absl::Status LeagueRunner::Launch(int64_t league_id, int slot) {
       d.spec.set_display_name(d.participant);
       table.seats.push_back(std::move(d));
     }
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return s;
-  if (table.seats.empty()) return absl::OkStatus();  // launched by an earlier pass
 
-  table.settings.set_league_id(std::to_string(league_id));
-  table.settings.set_rated(true);
-  table.settings.set_is_public(true);
-  v1::CreateTableRequest create;
-  *create.mutable_settings() = table.settings;
-  for (const DrivenSeat& d : table.seats) *create.add_seats() = GameStateSeat(d.spec);
-  create.set_fixed_leader(0);  // the schedule's first seat leads
-  create.set_idempotency_key(absl::StrCat("league:", league_id, ":slot:", slot));
-  v1::CreateTableResponse created;
-  grpc::ClientContext ctx;
-  clients_.Prepare(ctx, absl::Seconds(10));
-  grpc::Status gs = clients_.game_state().CreateTable(&ctx, create, &created);
-  if (!gs.ok()) return common::FromGrpc(gs);
-  table.game_id = created.game_id();
-  table.league_id = league_id;
-  table.slot = slot;
-  s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    table.settings.set_league_id(std::to_string(league_id));
+    table.settings.set_rated(true);
+    table.settings.set_is_public(true);
+    v1::CreateTableRequest create;
+    *create.mutable_settings() = table.settings;
+    for (const DrivenSeat& d : table.seats) *create.add_seats() = GameStateSeat(d.spec);
+    create.set_fixed_leader(0);  // the schedule's first seat leads
+    create.set_idempotency_key(absl::StrCat("league:", league_id, ":slot:", slot));
+    v1::CreateTableResponse created;
+    grpc::ClientContext ctx;
+    clients_.Prepare(ctx, absl::Seconds(10));
+    grpc::Status gs = clients_.game_state().CreateTable(&ctx, create, &created);
+    if (!gs.ok()) return common::FromGrpc(gs);
+    table.game_id = created.game_id();
+    table.league_id = league_id;
+    table.slot = slot;
     SeatDriver::Record(txn, table);
     txn.exec_params(
         "UPDATE league_games SET state = 'running', game_id = $3 "
-        "WHERE league_id = $1 AND slot = $2 AND state = 'scheduled'",
+        "WHERE league_id = $1 AND slot = $2",
         league_id, slot, table.game_id);
     return absl::OkStatus();
   });
   if (!s.ok()) return s;
+  if (table.game_id.empty()) return absl::OkStatus();
   common::LogInfo("league game started",
                   {{"league_id", league_id}, {"slot", slot}, {"game_id", table.game_id}});
-  driver_.Drive(table.game_id);
+  driver_.Offer(table.game_id);  // whichever replica has room drives it
   return absl::OkStatus();
 }
 

@@ -7,6 +7,11 @@
 // the league's concurrency, pairs the next Swiss round when one is complete, and finishes the
 // league when nothing is left. Launching is idempotent (the game-state table is created with
 // an idempotency key per slot), so a restart at any point neither loses nor doubles a game.
+//
+// Every arena replica runs this loop on the same rows: a slot is launched under its row lock,
+// found with SKIP LOCKED (a slot another replica is launching is skipped); results are
+// recorded under the slot's lock once; a Swiss round is paired under the league's lock after
+// looking again. Whoever launches a game claims its seats' lease and drives it.
 #pragma once
 
 #include <atomic>

@@ -63,6 +63,18 @@ ABSL_FLAG(double, tables_per_minute, 10, "Tables a caller regains a minute.");
 ABSL_FLAG(double, clue_burst, 3, "Clues one seat may ask at once.");
 ABSL_FLAG(double, clues_per_minute, 12, "Clues a seat regains a minute.");
 ABSL_FLAG(int, max_concurrent_clues, 4, "Clue searches running at once, for everyone.");
+// Several replicas (issue 27 item 2; docs/operations.md, "Scaling").
+ABSL_FLAG(std::string, replica_id, "",
+          "This replica's name in the leases of driven tables (default: a random arena-… name at "
+          "every start).");
+ABSL_FLAG(bool, sole_replica, true,
+          "No other arena replica shares the database: at start take every table being driven, "
+          "even one a killed predecessor still holds. Set false when running several.");
+ABSL_FLAG(int, driver_lease_ttl_ms, 10000,
+          "How long a replica's claim on a driven table lasts without renewal; another replica "
+          "takes over a dead one's tables after this.");
+ABSL_FLAG(int, driver_lease_renew_ms, 2000,
+          "How often a replica renews its leases and looks for tables nobody drives.");
 ABSL_FLAG(int, model_catalogue_ttl_s, 600,
           "How long the gateway's model list is cached before it is fetched again.");
 
@@ -233,6 +245,15 @@ int main(int argc, char** argv) {
     clients = std::make_unique<arena::clients::ServiceClients>(addresses, std::move(identity));
     arena::service::SeatDriverOptions driver_options;
     driver_options.bot_time_cap = absl::Milliseconds(bot_cap_ms);
+    driver_options.lease.replica_id = absl::GetFlag(FLAGS_replica_id);
+    driver_options.lease.sole_replica = absl::GetFlag(FLAGS_sole_replica);
+    driver_options.lease.ttl = absl::Milliseconds(absl::GetFlag(FLAGS_driver_lease_ttl_ms));
+    driver_options.lease_renew = absl::Milliseconds(absl::GetFlag(FLAGS_driver_lease_renew_ms));
+    if (driver_options.lease_renew < absl::Milliseconds(10) ||
+        driver_options.lease.ttl < 2 * driver_options.lease_renew) {
+      DieAtStartup(absl::InvalidArgumentError(
+          "--driver_lease_renew_ms must be >= 10 and --driver_lease_ttl_ms at least twice it"));
+    }
     // People's clues (GetClue) and model seats' (the driver) share one bound on searches.
     clues = std::make_unique<arena::service::ClueMaker>(*clients, clue_level, max_concurrent_clues);
     judge = std::make_unique<arena::service::MoveJudge>(*clients, *pool);

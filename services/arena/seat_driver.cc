@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <limits>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -189,7 +190,9 @@ struct SeatDriver::Follow {
   // The game's actions so far, for model prompts: loaded once from GetRecord after each
   // (re)connect, then extended from the stream's events.
   std::vector<std::string> history;
-  int64_t history_seq = -1;  // the last event `history` includes; -1: load it
+  int64_t history_seq = -1;       // the last event `history` includes; -1: load it
+  int64_t epoch = 0;              // the lease epoch this replica claimed the table at
+  std::atomic<bool> lost{false};  // another replica took the lease: stop
 };
 
 SeatDriver::SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Ledger& ledger,
@@ -199,11 +202,31 @@ SeatDriver::SeatDriver(ServiceClients& clients, common::PgPool& pool, ledger::Le
       ledger_(ledger),
       options_(options),
       clues_(clues),
-      judge_(judge) {}
+      judge_(judge),
+      leases_(pool, options.lease) {
+  common::MetricsRegistry::Global().GaugeFunction(
+      "arena_driven_tables", "Tables whose AI seats this arena replica drives now.",
+      [this] { return static_cast<double>(FollowedGames()); });
+}
 
 SeatDriver::~SeatDriver() {
+  common::MetricsRegistry::Global().GaugeFunction("arena_driven_tables", "", nullptr);
   Stop();
 }
+
+namespace {
+
+// Lease moves as /metrics shows them: tables this replica claimed (new, orphaned, or a dead
+// replica's) and lost to another replica.
+common::Counter& LeaseEvents(const char* what) {
+  static common::Family<common::Counter>& events = common::MetricsRegistry::Global().Counters(
+      "arena_driver_leases_total",
+      "Driven-table leases this replica claimed or lost to another replica, by event.",
+      {"event"});
+  return events.With({what});
+}
+
+}  // namespace
 
 void SeatDriver::SetOnGameEnd(std::function<void(const std::string&)> fn) {
   on_end_ = std::move(fn);
@@ -267,8 +290,34 @@ absl::StatusOr<DrivenTable> SeatDriver::Load(const std::string& game_id) {
 }
 
 void SeatDriver::Drive(const std::string& game_id) {
+  Claim(game_id, /*within_share=*/false);
+}
+
+void SeatDriver::Offer(const std::string& game_id) {
+  Claim(game_id, /*within_share=*/true);
+}
+
+void SeatDriver::Claim(const std::string& game_id, bool within_share) {
   if (stopping_) return;
   JoinFinished();
+  std::lock_guard<std::mutex> claiming(claim_mu_);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (follows_.count(game_id)) return;
+  }
+  auto epoch = leases_.Claim(game_id, within_share);
+  if (!epoch.ok()) {
+    // The lease thread claims it on a later pass.
+    common::LogWarning("cannot claim game; retried by the lease thread",
+                       {{"game_id", game_id}, {"error", std::string(epoch.status().message())}});
+    return;
+  }
+  if (!epoch->has_value()) return;  // ended, another replica drives it, or ours is full
+  LeaseEvents("claimed").Add();
+  FollowClaimed(game_id, **epoch);
+}
+
+void SeatDriver::FollowClaimed(const std::string& game_id, int64_t epoch) {
   auto table = Load(game_id);
   if (!table.ok()) {
     common::LogError("cannot drive game",
@@ -277,9 +326,10 @@ void SeatDriver::Drive(const std::string& game_id) {
   }
   if (!table->active) return;  // ended already: nothing to drive, its end was recorded
   std::lock_guard<std::mutex> lock(mu_);
-  if (follows_.count(game_id)) return;
+  if (stopping_ || follows_.count(game_id)) return;
   auto f = std::make_shared<Follow>();
   f->table = *std::move(table);
+  f->epoch = epoch;
   follows_[game_id] = f;
   // The thread hands itself to finished_ when its game ends (it cannot join itself); the next
   // Drive or Stop joins it, so a long-running arena keeps nothing per finished game.
@@ -311,25 +361,124 @@ size_t SeatDriver::FollowedGames() {
 }
 
 absl::Status SeatDriver::ResumeAll() {
-  std::vector<std::string> ids;
-  absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
-    ids.clear();
-    for (const auto& row : txn.exec("SELECT game_id FROM driven_tables WHERE state = 'active'")) {
-      ids.push_back(row[0].as<std::string>());
+  // A sole replica takes every active table now; replicas take a batch each pass.
+  absl::Status s = LeasePass();
+  if (!s.ok()) return s;
+  common::LogInfo("seat drivers resumed", {{"games", FollowedGames()},
+                                           {"replica_id", leases_.replica_id()},
+                                           {"sole_replica", leases_.options().sole_replica}});
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!lease_thread_.joinable() && !stopping_) {
+    lease_thread_ = std::thread([this] { LeaseLoop(); });
+  }
+  return absl::OkStatus();
+}
+
+bool SeatDriver::Halted(const Follow& f) const {
+  return stopping_ || f.lost;
+}
+
+void SeatDriver::Lose(Follow& f) {
+  if (f.lost.exchange(true)) return;
+  LeaseEvents("lost").Add();
+  common::LogInfo("lease lost: another arena replica drives this game now",
+                  {{"game_id", f.table.game_id}, {"epoch", f.epoch}});
+  std::lock_guard<std::mutex> lock(f.mu);
+  if (f.stream_ctx != nullptr) f.stream_ctx->TryCancel();
+  if (f.call_ctx != nullptr) f.call_ctx->TryCancel();
+  f.cv.notify_all();
+}
+
+absl::Status SeatDriver::LeasePass() {
+  JoinFinished();
+  std::lock_guard<std::mutex> claiming(claim_mu_);
+  std::vector<HeldLease> held;
+  std::vector<std::string> needing_keys;
+  std::map<std::string, std::shared_ptr<Follow>> follows;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    follows = follows_;
+  }
+  for (const auto& [id, f] : follows) {
+    if (f->lost) continue;
+    held.emplace_back(id, f->epoch);
+    std::lock_guard<std::mutex> flock(f->mu);
+    for (const DrivenSeat& d : f->table.seats) {
+      if (d.key_state == "needed") {
+        needing_keys.push_back(id);
+        break;
+      }
+    }
+  }
+  // Renew first: a lease of ours that expired while the database was away is renewed, not
+  // claimed again under a new epoch.
+  if (absl::Status alive = leases_.Heartbeat(); !alive.ok()) return alive;
+  auto lost = leases_.Renew(held);
+  if (!lost.ok()) return lost.status();
+  for (const std::string& id : *lost) Lose(*follows[id]);
+  if (stopping_) return absl::OkStatus();
+  // A sole replica resumes every table at once (their clocks run); replicas claim a batch per
+  // pass, up to their share.
+  auto claimed = leases_.ClaimOrphans(
+      leases_.options().sole_replica ? std::numeric_limits<int>::max() : options_.claim_batch,
+      held);
+  if (!claimed.ok()) return claimed.status();
+  for (const auto& [id, epoch] : *claimed) {
+    common::LogInfo("driving a game no replica held", {{"game_id", id}, {"epoch", epoch}});
+    LeaseEvents("claimed").Add();
+    FollowClaimed(id, epoch);
+  }
+  // A key re-supplied through another replica (KeyRegistered there): the seat plays again.
+  if (needing_keys.empty()) return absl::OkStatus();
+  nlohmann::json ids(needing_keys);
+  return pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    for (const auto& row : txn.exec_params(
+             "SELECT game_id, seat, key_handle FROM table_seats WHERE key_state = 'registered' "
+             "AND game_id IN (SELECT jsonb_array_elements_text($1::jsonb))",
+             ids.dump())) {
+      auto it = follows.find(row[0].as<std::string>());
+      if (it == follows.end()) continue;
+      Follow& f = *it->second;
+      std::lock_guard<std::mutex> flock(f.mu);
+      const int seat = row[1].as<int>();
+      if (seat < 0 || seat >= static_cast<int>(f.table.seats.size())) continue;
+      DrivenSeat& d = f.table.seats[seat];
+      if (d.key_state != "needed") continue;
+      d.key_handle = row[2].as<std::string>();
+      d.key_state = "registered";
+      f.wake = true;
+      f.cv.notify_all();
     }
     return absl::OkStatus();
   });
-  if (!s.ok()) return s;
-  for (const std::string& id : ids) Drive(id);
-  common::LogInfo("seat drivers resumed", {{"games", ids.size()}});
-  return absl::OkStatus();
+}
+
+void SeatDriver::LeaseLoop() {
+  while (!stopping_) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      lease_cv_.wait_for(lock, absl::ToChronoMilliseconds(options_.lease_renew),
+                         [&] { return stopping_.load(); });
+    }
+    if (stopping_) return;
+    absl::Status s = LeasePass();
+    if (!s.ok()) {
+      common::LogWarning("lease pass failed; retried", {{"error", std::string(s.message())}});
+    }
+  }
 }
 
 void SeatDriver::Stop() {
   if (stopping_.exchange(true)) return;
   std::vector<std::thread> threads;
+  std::vector<HeldLease> held;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    lease_cv_.notify_all();
+    if (lease_thread_.joinable()) threads.push_back(std::move(lease_thread_));
+    for (auto& [id, f] : follows_) {
+      if (!f->lost) held.emplace_back(id, f->epoch);
+    }
     for (auto& [id, f] : follows_) {
       std::lock_guard<std::mutex> flock(f->mu);
       if (f->stream_ctx != nullptr) f->stream_ctx->TryCancel();
@@ -342,6 +491,12 @@ void SeatDriver::Stop() {
     finished_.clear();
   }
   for (auto& t : threads) t.join();
+  // Every turn here has stopped: another replica may take the tables over now.
+  absl::Status released = leases_.Release(held);
+  if (!released.ok()) {
+    common::LogWarning("leases not released; they expire",
+                       {{"error", std::string(released.message())}});
+  }
 }
 
 absl::Status SeatDriver::KeyRegistered(const std::string& game_id, int seat,
@@ -431,20 +586,24 @@ absl::Duration SeatDriver::TimeLeft(const v1::GameView& view) const {
 void SeatDriver::Run(std::shared_ptr<Follow> f) {
   const std::string& id = f->table.game_id;
   absl::Duration backoff = options_.retry_backoff;
-  while (!stopping_) {
+  std::string owner_address;  // a game-state replica that redirected the stream, if any
+  std::unique_ptr<v1::GameStateService::Stub> owner;
+  while (!Halted(*f)) {
     grpc::ClientContext ctx;
     clients_.Attach(ctx);
     {
       std::lock_guard<std::mutex> lock(f->mu);
-      if (stopping_) return;
+      if (Halted(*f)) return;
       f->stream_ctx = &ctx;
     }
     v1::WatchGameRequest req;
     req.set_game_id(id);
-    auto stream = clients_.game_state().WatchGame(&ctx, req);
+    // Unary calls reach the game's owner through any game-state replica (it forwards); a stream
+    // is redirected, so it is opened on the owner itself once a replica named it.
+    auto stream = owner ? owner->WatchGame(&ctx, req) : clients_.game_state().WatchGame(&ctx, req);
     v1::GameEvent ev;
     bool finished = false;
-    while (!stopping_ && stream->Read(&ev)) {
+    while (!Halted(*f) && stream->Read(&ev)) {
       backoff = options_.retry_backoff;
       if (ev.type() == "ping") continue;  // pings are for people's own streams
       v1::GameView view;
@@ -473,7 +632,17 @@ void SeatDriver::Run(std::shared_ptr<Follow> f) {
       std::lock_guard<std::mutex> lock(f->mu);
       f->stream_ctx = nullptr;
     }
-    if (finished || stopping_) return;
+    if (finished || Halted(*f)) return;
+    if (std::optional<std::string> to = clients::RedirectedTo(s)) {
+      if (*to != owner_address) {
+        owner_address = *to;
+        owner = v1::GameStateService::NewStub(common::MakeChannel(owner_address));
+        continue;  // at once: the game is live elsewhere
+      }
+    } else if (owner) {
+      owner.reset();  // the owner went away: ask any replica again
+      owner_address.clear();
+    }
     if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
       // The host deleted the game: nothing is left to drive.
       v1::GameView gone;
@@ -487,7 +656,7 @@ void SeatDriver::Run(std::shared_ptr<Follow> f) {
     common::LogInfo("game stream lost; reconnecting",
                     {{"game_id", id}, {"error", s.error_message()}});
     std::unique_lock<std::mutex> lock(f->mu);
-    f->cv.wait_for(lock, absl::ToChronoMilliseconds(backoff), [&] { return stopping_.load(); });
+    f->cv.wait_for(lock, absl::ToChronoMilliseconds(backoff), [&] { return Halted(*f); });
     backoff = std::min(backoff * 2, absl::Seconds(2));
   }
 }
@@ -509,7 +678,7 @@ void SeatDriver::MaybeAct(Follow& f, const v1::GameView& view) {
 
 bool SeatDriver::Submit(Follow& f, const v1::GameView& view, int seat, v1::ActionKind kind,
                         const std::string& text, const std::string& annotation) {
-  for (int attempt = 0; attempt < 20 && !stopping_; ++attempt) {
+  for (int attempt = 0; attempt < 20 && !Halted(f); ++attempt) {
     v1::SubmitActionRequest req =
         clients::SeatAction(f.table.game_id, seat, text, view.action_number(),
                             common::SanitizeText(annotation, {kMaxAnnotationBytes, true}));
@@ -565,7 +734,7 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
   // clock (TimeLeft keeps the margin the answer needs to arrive).
   const absl::Time paced_until =
       absl::Now() + std::min(absl::Milliseconds(f.table.policy.min_bot_turn_ms()), TimeLeft(view));
-  for (int attempt = 0; !stopping_; ++attempt) {
+  for (int attempt = 0; !Halted(f); ++attempt) {
     absl::Duration cap = std::min(options_.bot_time_cap, TimeLeft(view));
     if (cap < absl::Milliseconds(20)) return;  // the clock will end this turn
     v1::ChooseMoveRequest ask;
@@ -589,12 +758,12 @@ void SeatDriver::BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& 
       TrackedCall tracked(f.mu, f.call_ctx, &ctx, stopping_);
       s = clients_.bot().ChooseMove(&ctx, ask, &answer);
     }
-    if (stopping_) return;
+    if (Halted(f)) return;
     if (s.ok()) {
-      while (!stopping_ && absl::Now() < paced_until) {
+      while (!Halted(f) && absl::Now() < paced_until) {
         absl::SleepFor(std::min(paced_until - absl::Now(), absl::Milliseconds(100)));
       }
-      if (stopping_) return;
+      if (Halted(f)) return;
       const std::string& move = answer.move().text();
       RecordAiTurn("bot", "ok", 0);
       if (!Submit(f, view, d.seat, common::ActionKindOfText(move), move, "")) {
@@ -668,9 +837,15 @@ absl::StatusOr<TurnRow> LoadTurn(common::PgPool& pool, const std::string& game_i
   return t;
 }
 
+// Records the turn, fenced by the table's lease: FAILED_PRECONDITION (and nothing written) when
+// another replica claimed the table since `epoch`.
 absl::Status SaveTurn(common::PgPool& pool, const std::string& game_id, int64_t seq,
-                      int64_t action_number, const DrivenSeat& d, const TurnRow& t) {
+                      int64_t action_number, const DrivenSeat& d, const TurnRow& t,
+                      const std::string& replica, int64_t epoch) {
   return pool.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
+    if (absl::Status fence = DriverLeases::Fence(txn, game_id, replica, epoch); !fence.ok()) {
+      return fence;
+    }
     txn.exec_params(
         "INSERT INTO ai_turns (game_id, turn_seq, action_number, seat, participant, state, "
         "tries, hold_id, hold_amount, action_kind, action_text, reasoning, outcome, cost, "
@@ -731,7 +906,12 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
   TurnRow t = *std::move(loaded);
   if (t.exists && t.state == "submitted") return;
   const bool own_key = d.spec.funding() == v1::FUNDING_OWN_KEY;
-  auto save = [&] { return SaveTurn(pool_, game_id, seq, view.action_number(), d, t); };
+  auto save = [&] {
+    absl::Status saved =
+        SaveTurn(pool_, game_id, seq, view.action_number(), d, t, leases_.replica_id(), f.epoch);
+    if (absl::IsFailedPrecondition(saved)) Lose(f);
+    return saved;
+  };
   // Posts the hold (at most its amount) and returns what the ledger moved, which is what the
   // turn cost: after a restart the post may have happened already, at another amount.
   auto settle = [&](int64_t amount) -> int64_t {
@@ -790,14 +970,16 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
     const std::optional<Clue> clue = ModelClue(f, view, d);
     bool answered = false;
     int provider_faults = 0;
-    while (!answered && !stopping_) {
+    while (!answered && !Halted(f)) {
       const int attempt_no = t.tries;  // each gateway call gets a hold of its own
       t.tries++;
       if (!own_key) {
         auto hold = ledger_.ReserveFromPool(
             d.owner_account, policy.turn_cost_cap_microcredits(), options_.hold_timeout,
             absl::StrCat("model turn ", game_id, " seat ", d.seat), kArenaCaller,
-            absl::StrCat("turn:", game_id, ":", seq, ":", attempt_no));
+            // The epoch keeps each driver's holds its own: a replica that lost the table
+            // while reserving cannot void the hold its successor reserves for the same try.
+            absl::StrCat("turn:", game_id, ":", seq, ":", attempt_no, ":e", f.epoch));
         if (!hold.ok()) {
           // Nobody can pay for this turn (pool empty, allowance used up, account frozen).
           common::LogWarning(
@@ -849,7 +1031,8 @@ void SeatDriver::ModelTurn(Follow& f, const v1::GameView& view, const DrivenSeat
         TrackedCall tracked(f.mu, f.call_ctx, &ctx, stopping_);
         s = clients_.gateway().ChooseMove(&ctx, ask, &resp);
       }
-      if (stopping_) return;  // the call's outcome is unknown: a restart charges its worst case
+      // The call's outcome is unknown: a restart (or the new driver) charges its worst case.
+      if (Halted(f)) return;
       std::string failure;
       if (!s.ok()) {
         if (RefusalOf(s) == v1::TURN_FAILURE_KEY_NEEDED) {
@@ -977,7 +1160,7 @@ int SeatDriver::ForfeitsInARow(const std::string& game_id, int seat) {
 }
 
 void SeatDriver::VoidGame(Follow& f, const std::string& reason) {
-  for (int attempt = 0; attempt < 20 && !stopping_; ++attempt) {
+  for (int attempt = 0; attempt < 20 && !Halted(f); ++attempt) {
     grpc::ClientContext ctx;
     clients_.Prepare(ctx, absl::Seconds(10));
     v1::VoidGameRequest req;
@@ -1045,17 +1228,22 @@ void SeatDriver::Finish(Follow& f, const v1::GameView& view) {
   // The seats as bound now: people joined after the driver loaded the table.
   absl::StatusOr<DrivenTable> seated = Load(game_id);
   std::vector<int64_t> open_holds;
+  bool recorded = false;
   absl::Status s = pool_.Transact([&](pqxx::transaction_base& txn) -> absl::Status {
     open_holds.clear();
+    recorded = false;
+    // Fenced: only the replica holding the lease records the end, once.
+    pqxx::result ended = txn.exec_params(
+        "UPDATE driven_tables SET state = $2, result_json = $3, finished_at = now() "
+        "WHERE game_id = $1 AND state = 'active' AND driver = $4 AND driver_epoch = $5",
+        game_id, StateWord(view.status()), result.dump(), leases_.replica_id(), f.epoch);
+    if (ended.affected_rows() == 0) return absl::OkStatus();
+    recorded = true;
     if (seated.ok()) {
       if (absl::Status p = RecordPeopleGame(txn, *seated, view.status(), outcome); !p.ok()) {
         return p;
       }
     }
-    txn.exec_params(
-        "UPDATE driven_tables SET state = $2, result_json = $3, finished_at = now() "
-        "WHERE game_id = $1 AND state = 'active'",
-        game_id, StateWord(view.status()), result.dump());
     for (const auto& row : txn.exec_params(
              "SELECT hold_id FROM ai_turns WHERE game_id = $1 AND hold_id <> 0", game_id)) {
       open_holds.push_back(row[0].as<int64_t>());
@@ -1066,6 +1254,10 @@ void SeatDriver::Finish(Follow& f, const v1::GameView& view) {
   if (!s.ok()) {
     common::LogError("game end not recorded",
                      {{"game_id", game_id}, {"error", std::string(s.message())}});
+    return;
+  }
+  if (!recorded) {
+    common::LogInfo("game end left to the replica that drives it now", {{"game_id", game_id}});
     return;
   }
   // Holds of turns that never settled (the game ended under them) are released.

@@ -19,9 +19,16 @@
 // turns in a row resigns, so a table of failing models cannot pass turns for ever. A lost per-game
 // key (gateway restart) pauses the seat: its turns follow the clock until the owner supplies the
 // key again. At a table with clues on, a model's prompt carries the clue a person would get.
+//
+// Several arena replicas may drive at once (services/arena/driver_leases.h): a replica follows
+// a game only while it holds the table's lease, claims tables nobody holds on a lease thread,
+// and fences every write that records or pays for a turn with the epoch it claimed. A game
+// whose lease another replica took is dropped here at once; its turn in flight is resumed by
+// the new driver from the `ai_turns` row, as after a restart.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -37,6 +44,7 @@
 #include "arena/v1/arena.pb.h"
 #include "clients/service_clients.h"
 #include "services/arena/clues.h"
+#include "services/arena/driver_leases.h"
 #include "services/arena/ledger.h"
 #include "services/arena/move_judge.h"
 #include "services/common/pg_pool.h"
@@ -94,6 +102,12 @@ struct SeatDriverOptions {
   // Move-cap adjudication (services/arena/adjudication.h): the search's time and the margin.
   absl::Duration adjudication_time = absl::Seconds(2);
   int adjudication_margin_cp = 400;
+  // Leases (services/arena/driver_leases.h): who this replica is, how long a claim lasts, how
+  // often held leases are renewed and orphans looked for, and how many tables one pass claims
+  // (so replicas starting together share the tables).
+  DriverLeaseOptions lease;
+  absl::Duration lease_renew = absl::Seconds(2);
+  int claim_batch = 32;
 };
 
 class SeatDriver {
@@ -108,11 +122,19 @@ class SeatDriver {
   // Records a table arena created (in the caller's transaction).
   static void Record(pqxx::transaction_base& txn, const DrivenTable& table);
 
-  // Starts following a recorded game (no-op when already followed).
+  // Starts following a recorded game: claims its lease (no-op when it is already followed here,
+  // or another live replica drives it).
   void Drive(const std::string& game_id);
-  // Follows every recorded game that is still active (at start).
+  // Drives the table here if this replica has room in its fair share of the tables in play;
+  // otherwise leaves it to the other replicas' lease passes (within --driver_lease_renew_ms).
+  // For tables nobody waits on at once (league games), so replicas share them.
+  void Offer(const std::string& game_id);
+  // At start: claims and follows the active tables nobody drives (all of them for a sole
+  // replica), then starts the lease thread, which renews what this replica holds and claims
+  // tables other replicas left.
   absl::Status ResumeAll();
-  // Stops every driver thread (their turns in flight are finished or abandoned safely).
+  // Stops every driver thread (their turns in flight are finished or abandoned safely) and
+  // releases the leases, so another replica takes the tables over at once.
   void Stop();
   // Called on a driver thread once a driven game has ended and its row says so.
   void SetOnGameEnd(std::function<void(const std::string& game_id)> fn);
@@ -124,11 +146,22 @@ class SeatDriver {
   absl::StatusOr<v1::ArenaTable> Describe(const std::string& game_id);
 
   const SeatDriverOptions& options() const { return options_; }
+  const std::string& replica_id() const { return leases_.replica_id(); }
   // Games followed now (a finished game's entry and thread are released when it ends).
   size_t FollowedGames();
 
  private:
   struct Follow;  // one followed game
+  void Claim(const std::string& game_id, bool within_share);
+  // Follows a game this replica has just claimed at `epoch` (claim_mu_ held).
+  void FollowClaimed(const std::string& game_id, int64_t epoch);
+  // One pass of the lease thread: renew, drop what was lost, claim orphans, pick up keys
+  // registered through another replica.
+  absl::Status LeasePass();
+  void LeaseLoop();
+  // The lease of a followed game was taken: stop driving it here.
+  void Lose(Follow& f);
+  bool Halted(const Follow& f) const;
   void Run(std::shared_ptr<Follow> f);
   void MaybeAct(Follow& f, const v1::GameView& view);
   void BotTurn(Follow& f, const v1::GameView& view, const DrivenSeat& seat);
@@ -160,6 +193,10 @@ class SeatDriver {
   std::map<std::string, std::thread> running_;  // one per followed game
   std::vector<std::thread> finished_;           // ended, not yet joined
   std::atomic<bool> stopping_{false};
+  DriverLeases leases_;
+  std::mutex claim_mu_;  // one claim at a time in this process (two would bump the epoch twice)
+  std::thread lease_thread_;
+  std::condition_variable lease_cv_;  // with mu_: wakes the lease thread to stop
 };
 
 }  // namespace arena::service

@@ -75,4 +75,43 @@ inline std::string AdminToken(v1::ArenaService::Stub& stub) {
   return t.token();
 }
 
+// Grants the admin 200 credits, donates half of them to the pool model seats draw on, and
+// gives the admin a daily allowance large enough for a test's league.
+inline void FundPool(v1::ArenaService::Stub& stub, const std::string& admin,
+                     const std::string& reason) {
+  using Stub = v1::ArenaService::Stub;
+  v1::WhoAmIResponse me;
+  ASSERT_TRUE(CallAs(stub, &Stub::WhoAmI, As{admin}, v1::WhoAmIRequest(), &me).ok());
+  v1::AdminGrantRequest grant;
+  grant.set_account_id(me.account_id());
+  grant.set_amount_microcredits(200'000'000);
+  grant.set_reason(reason);
+  v1::TransferResponse tr;
+  ASSERT_TRUE(CallAs(stub, &Stub::AdminGrant, As{admin}, grant, &tr).ok());
+  v1::DonateRequest donate;
+  donate.set_amount_microcredits(100'000'000);
+  ASSERT_TRUE(CallAs(stub, &Stub::Donate, As{admin}, donate, &tr).ok());
+  v1::SetAllowanceRequest allowance;
+  allowance.set_account_id(me.account_id());
+  allowance.set_daily_microcredits(100'000'000);
+  allowance.set_reason(reason);
+  v1::SetAllowanceResponse ar;
+  ASSERT_TRUE(CallAs(stub, &Stub::AdminSetAllowance, As{admin}, allowance, &ar).ok());
+}
+
+// League entries: a bot at a level, a model paid from donated credits.
+inline v1::LeagueParticipant LeagueBot(int level) {
+  v1::LeagueParticipant p;
+  p.mutable_spec()->set_kind(v1::SEAT_KIND_BOT);
+  p.mutable_spec()->set_bot_level(level);
+  return p;
+}
+inline v1::LeagueParticipant LeagueModel(const std::string& id) {
+  v1::LeagueParticipant p;
+  p.mutable_spec()->set_kind(v1::SEAT_KIND_MODEL);
+  p.mutable_spec()->set_model_id(id);
+  p.mutable_spec()->set_funding(v1::FUNDING_DONATED_CREDITS);
+  return p;
+}
+
 }  // namespace arena::testing

@@ -32,6 +32,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/v1/game_state.grpc.pb.h"
@@ -42,7 +43,9 @@
 
 ABSL_FLAG(std::string, secrets_dir, ".arena/secrets",
           "where arena.secret is: seats are joined as arena joins them for people");
-ABSL_FLAG(std::string, address, "127.0.0.1:7101", "arena-game-state address");
+ABSL_FLAG(std::string, address, "127.0.0.1:7101",
+          "arena-game-state address; several replicas as a comma-separated list, each game "
+          "then played on one of them in turn (the replica that made it owns it)");
 ABSL_FLAG(std::string, database_url, "", "the same PostgreSQL, for pgbench (empty: skip)");
 ABSL_FLAG(std::string, game, "", "engine id of the game played (empty: the engine's first game)");
 ABSL_FLAG(int, games, 200, "concurrent games (and pgbench clients)");
@@ -240,13 +243,24 @@ int main(int argc, char** argv) {
   int n = absl::GetFlag(FLAGS_games);
   int seconds = absl::GetFlag(FLAGS_seconds);
   int pace_ms = absl::GetFlag(FLAGS_pace_ms);
+  // Channel j goes to replica j % replicas; game i uses channel i % channels, so each game
+  // stays on one replica, the one that created (and owns) it.
+  const std::vector<std::string> addresses =
+      absl::StrSplit(absl::GetFlag(FLAGS_address), ',', absl::SkipEmpty());
+  if (addresses.empty()) {
+    std::fprintf(stderr, "--address is empty\n");
+    return 2;
+  }
+  const int replicas = static_cast<int>(addresses.size());
+  const int per_replica = std::max(1, (absl::GetFlag(FLAGS_channels) + replicas - 1) / replicas);
   std::vector<std::shared_ptr<grpc::Channel>> channels;
-  for (int i = 0; i < std::max(1, absl::GetFlag(FLAGS_channels)); ++i) {
+  for (int i = 0; i < per_replica * replicas; ++i) {
     grpc::ChannelArguments args;
     args.SetInt("grpc.channel_id", i);  // distinct channels, distinct connections
-    channels.push_back(grpc::CreateCustomChannel(absl::GetFlag(FLAGS_address),
+    channels.push_back(grpc::CreateCustomChannel(addresses[i % replicas],
                                                  grpc::InsecureChannelCredentials(), args));
   }
+  std::printf("game-state replicas: %d (%s)\n", replicas, absl::GetFlag(FLAGS_address).c_str());
   int64_t errors = 0;
   PhaseResult closed = RunPhase(channels, n, seconds, absl::ZeroDuration());
   errors += closed.errors;
