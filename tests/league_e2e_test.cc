@@ -28,17 +28,6 @@ namespace {
 using Stub = v1::ArenaService::Stub;
 using ::testing::HasSubstr;
 
-v1::TableSettings TwoPlayerDarts() {
-  v1::TableSettings s;
-  s.set_engine_game("chestonia-chess");
-  (*s.mutable_variant()->mutable_options())["players"] = "2";
-  (*s.mutable_variant()->mutable_options())["darts"] = "on";
-  s.mutable_clock()->set_per_move_ms(8000);
-  s.set_move_cap(24);
-  s.set_level(v1::TABLE_LEVEL_BEGINNER);
-  return s;
-}
-
 std::vector<int> RanksOf(const v1::Outcome& o, int seats) {
   std::vector<int> ranks(o.ranks().begin(), o.ranks().end());
   if (static_cast<int>(ranks.size()) != seats) ranks.assign(seats, 0);

@@ -22,17 +22,6 @@ namespace {
 
 using Stub = v1::ArenaService::Stub;
 
-v1::TableSettings TwoPlayerDarts() {
-  v1::TableSettings s;
-  s.set_engine_game("chestonia-chess");
-  (*s.mutable_variant()->mutable_options())["players"] = "2";
-  (*s.mutable_variant()->mutable_options())["darts"] = "on";
-  s.mutable_clock()->set_per_move_ms(8000);
-  s.set_move_cap(24);
-  s.set_level(v1::TABLE_LEVEL_BEGINNER);
-  return s;
-}
-
 // Active games per owner: arena replica (driven_tables.driver) or game-state replica
 // (game.game_leases.owner).
 std::map<std::string, int> ActiveBy(pqxx::connection& c, const std::string& query) {

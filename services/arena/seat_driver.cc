@@ -221,8 +221,7 @@ namespace {
 common::Counter& LeaseEvents(const char* what) {
   static common::Family<common::Counter>& events = common::MetricsRegistry::Global().Counters(
       "arena_driver_leases_total",
-      "Driven-table leases this replica claimed or lost to another replica, by event.",
-      {"event"});
+      "Driven-table leases this replica claimed or lost to another replica, by event.", {"event"});
   return events.With({what});
 }
 

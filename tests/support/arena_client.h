@@ -99,6 +99,19 @@ inline void FundPool(v1::ArenaService::Stub& stub, const std::string& admin,
   ASSERT_TRUE(CallAs(stub, &Stub::AdminSetAllowance, As{admin}, allowance, &ar).ok());
 }
 
+// The end-to-end tests' league table: two-seat Chestonia chess with darts, 8 s a move, capped
+// at 24 moves so a game of bots and mock models ends in seconds.
+inline v1::TableSettings TwoPlayerDarts() {
+  v1::TableSettings s;
+  s.set_engine_game("chestonia-chess");
+  (*s.mutable_variant()->mutable_options())["players"] = "2";
+  (*s.mutable_variant()->mutable_options())["darts"] = "on";
+  s.mutable_clock()->set_per_move_ms(8000);
+  s.set_move_cap(24);
+  s.set_level(v1::TABLE_LEVEL_BEGINNER);
+  return s;
+}
+
 // League entries: a bot at a level, a model paid from donated credits.
 inline v1::LeagueParticipant LeagueBot(int level) {
   v1::LeagueParticipant p;
