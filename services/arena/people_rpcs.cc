@@ -54,13 +54,17 @@ ArenaServiceImpl::Reactor* ArenaServiceImpl::GetAccountRecord(Ctx* ctx,
     }
     const bool all = target.account_id == p->account_id || p->is_admin();
     const int limit = req->limit() <= 0 ? 50 : std::min(req->limit(), 500);
-    return play_.pool->Transact([&](pqxx::transaction_base& txn) -> absl::Status {
-      auto record = LoadAccountRecord(txn, target.account_id, all, limit);
-      if (!record.ok()) return record.status();
-      *resp = *std::move(record);
-      resp->set_name(target.name);
-      return absl::OkStatus();
-    });
+    // One snapshot for the ratings and the games: under read committed each statement sees
+    // its own, and a game recorded between them would show without the rating it moved.
+    return play_.pool->Transact(
+        [&](pqxx::transaction_base& txn) -> absl::Status {
+          auto record = LoadAccountRecord(txn, target.account_id, all, limit);
+          if (!record.ok()) return record.status();
+          *resp = *std::move(record);
+          resp->set_name(target.name);
+          return absl::OkStatus();
+        },
+        common::Isolation::kRepeatableRead);
   });
 }
 
