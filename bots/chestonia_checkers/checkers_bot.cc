@@ -25,7 +25,7 @@ const Position& PositionOf(const engine::State& state) {
 class CheckersBot : public GameBot {
  public:
   std::string_view GameId() const override { return "chestonia-checkers"; }
-  std::vector<std::string> Algorithms() const override { return {"alphabeta", "paranoid"}; }
+  std::vector<std::string> Algorithms() const override { return {"alphabeta", "paranoid", "brs"}; }
 
   absl::StatusOr<BotAnswer> Choose(const engine::State& state,
                                    const BotRequest& req) const override {
@@ -51,8 +51,15 @@ class CheckersBot : public GameBot {
       case Phase::kMove: {
         SearchLimits limits = LimitsFor(req, state);
         if (req.level == 1) limits.nodes = 0;
-        a.algorithm = req.level == 1 ? "greedy" : pos.rules.players == 2 ? "alphabeta" : "paranoid";
-        a.result = CheckersSearch(pos, limits);
+        const CheckersAlgorithm algorithm = req.algorithm == "paranoid"
+                                                ? CheckersAlgorithm::kParanoid
+                                            : req.algorithm == "brs" ? CheckersAlgorithm::kBrs
+                                                                     : CheckersAlgorithm::kDefault;
+        a.algorithm = req.level == 1                         ? "greedy"
+                      : pos.rules.players == 2               ? "alphabeta"
+                      : algorithm == CheckersAlgorithm::kBrs ? "brs"
+                                                             : "paranoid";
+        a.result = CheckersSearch(pos, limits, algorithm);
         return a;
       }
       default:

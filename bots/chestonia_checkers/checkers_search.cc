@@ -48,12 +48,36 @@ std::array<int, 3> Material(const Position& pos) {
   return m;
 }
 
+// Experimental (CheckersAlgorithm::kBrs only): king and men's advance in PairwiseScore.
+constexpr int kKing3 = 600;
+constexpr int kAdv3 = 3;
+constexpr int kAdvSq3 = 10;
+constexpr int kOutValue = 3000;  // PairwiseScore: an opponent out
+
+// Three-seat search material: a king, a man and its advance (with a square term for the men
+// near a crowning).
+std::array<int, 3> Material3(const Position& pos) {
+  std::array<int, 3> m{};
+  for (int s = 0; s < pos.rules.players; ++s) {
+    pos.pieces[s].ForEach([&](int c) {
+      if (KindOf(pos.cells[c]) == kKing) {
+        m[s] += kKing3;
+      } else {
+        const int a = Advance(pos, s, c);
+        m[s] += kManValue + kAdv3 * a + kAdvSq3 * a * a / 10;
+      }
+    });
+  }
+  return m;
+}
+
 struct Context {
   int root = 0;
   int64_t budget = 0;
   int64_t nodes = 0;
   const std::atomic<bool>* stop = nullptr;
   bool stopped = false;
+  bool pairwise = false;  // three-seat searches: the leaves by PairwiseScore
 
   bool OutOfNodes() {
     if (stopped) return true;
@@ -62,9 +86,27 @@ struct Context {
   }
 };
 
+// `seat`'s standing against each opponent in turn, summed (the ladder scores finishing ahead
+// of each opponent): the material difference against one still in, a sure win against one
+// out. Three seats only; the game over is CheckersSeatScores'.
+int PairwiseScore(const Position& pos, int seat) {
+  if (pos.phase == Phase::kOver || !pos.Active(seat)) return CheckersSeatScores(pos)[seat];
+  const std::array<int, 3> m = Material3(pos);
+  int v = 0;
+  for (int o = 0; o < pos.rules.players; ++o) {
+    if (o == seat) continue;
+    if (!pos.Active(o)) {
+      v += kOutValue;
+    } else {
+      v += pos.rules.reverse ? m[o] - m[seat] : m[seat] - m[o];
+    }
+  }
+  return v;
+}
+
 // The root seat's score of a leaf, a win sooner (and a loss later) scored further from 0.
-int Leaf(const Position& pos, int root, int ply) {
-  const int v = CheckersSeatScores(pos)[root];
+int Leaf(const Position& pos, const Context& ctx, int ply) {
+  const int v = ctx.pairwise ? PairwiseScore(pos, ctx.root) : CheckersSeatScores(pos)[ctx.root];
   if (v >= kWin) return kWin - ply;
   if (v <= -kWin) return -kWin + ply;
   return v;
@@ -73,13 +115,13 @@ int Leaf(const Position& pos, int root, int ply) {
 int AlphaBeta(const Position& pos, int depth, int alpha, int beta, int ply, int extension,
               Context& ctx) {
   ++ctx.nodes;
-  if (pos.phase != Phase::kMove) return Leaf(pos, ctx.root, ply);
+  if (pos.phase != Phase::kMove) return Leaf(pos, ctx, ply);
   if (depth <= 0) {
     // Captures are compulsory: a position where one is owed is not quiet, so look on.
-    if (extension >= kMaxCaptureExtension || !CanCapture(pos)) return Leaf(pos, ctx.root, ply);
+    if (extension >= kMaxCaptureExtension || !CanCapture(pos)) return Leaf(pos, ctx, ply);
     ++extension;
   }
-  if (ctx.OutOfNodes()) return Leaf(pos, ctx.root, ply);
+  if (ctx.OutOfNodes()) return Leaf(pos, ctx, ply);
   TurnList list;
   GenerateTurns(pos, list, kCheckersTurnBudget);
   const bool maximise = pos.turn == ctx.root;
@@ -96,6 +138,101 @@ int AlphaBeta(const Position& pos, int depth, int alpha, int beta, int ply, int 
       beta = std::min(beta, v);
     }
     if (alpha >= beta || ctx.stopped) break;
+  }
+  return best;
+}
+
+// A child of a node and the key its turns are ordered by.
+struct Child {
+  Position pos;
+  int key = 0;
+  int index = 0;
+};
+
+// The turns of `pos` applied, best first for the seat to move by the static evaluation (its own
+// seat score; ties keep the generator's order). Every child made counts a node.
+void OrderedChildren(const Position& pos, const TurnList& list, std::vector<Child>& out,
+                     Context& ctx) {
+  out.clear();
+  out.reserve(list.size());
+  const int mover = pos.turn;
+  for (int i = 0; i < list.size(); ++i) {
+    Child c{.pos = pos, .index = i};
+    c.pos.ApplyTurn(list[i]);
+    ++ctx.nodes;
+    c.key = ctx.pairwise ? PairwiseScore(c.pos, mover) : CheckersSeatScores(c.pos)[mover];
+    out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Child& a, const Child& b) { return a.key > b.key; });
+}
+
+// The seat to move after `pos.turn`, skipping seats that are out.
+int NextActive(const Position& pos) {
+  const int n = pos.rules.players;
+  for (int k = 1; k <= n; ++k) {
+    const int s = (pos.turn + k) % n;
+    if (pos.Active(s)) return s;
+  }
+  return pos.turn;
+}
+
+// Best-reply search (BRS+): between two turns of the root seat only one opponent searches all
+// its turns (a ply); the other plays its first turn by the ordering (its greediest, no ply).
+// `reply_used`: an opponent has already searched its turns since the root's last turn.
+int Brs(const Position& pos, int depth, int alpha, int beta, int ply, int extension,
+        bool reply_used, Context& ctx) {
+  if (pos.phase != Phase::kMove || !pos.Active(ctx.root)) return Leaf(pos, ctx, ply);
+  const bool root_turn = pos.turn == ctx.root;
+  if (depth <= 0 && (root_turn || !reply_used)) {
+    // Captures are compulsory: a position where one is owed is not quiet, so look on.
+    if (extension >= kMaxCaptureExtension || !CanCapture(pos)) return Leaf(pos, ctx, ply);
+    ++extension;
+  }
+  if (ctx.OutOfNodes()) return Leaf(pos, ctx, ply);
+  TurnList list;
+  GenerateTurns(pos, list, kCheckersTurnBudget);
+  if (list.size() == 0) return Leaf(pos, ctx, ply);
+  std::vector<Child> children;
+  if (!root_turn && reply_used) {
+    // Already replied: this opponent plays its first turn only, without using a ply.
+    Child first{.pos = pos};
+    int best_key = 0;
+    for (int i = 0; i < list.size(); ++i) {
+      Position c = pos;
+      c.ApplyTurn(list[i]);
+      ++ctx.nodes;
+      const int key = ctx.pairwise ? PairwiseScore(c, pos.turn) : CheckersSeatScores(c)[pos.turn];
+      if (i == 0 || key > best_key) {
+        best_key = key;
+        first.pos = std::move(c);
+      }
+    }
+    return Brs(first.pos, depth, alpha, beta, ply + 1, extension, true, ctx);
+  }
+  OrderedChildren(pos, list, children, ctx);
+  if (root_turn) {
+    int best = -kWin - 1;
+    for (const Child& c : children) {
+      const int v = Brs(c.pos, depth - 1, alpha, beta, ply + 1, extension, false, ctx);
+      best = std::max(best, v);
+      alpha = std::max(alpha, v);
+      if (alpha >= beta || ctx.stopped) break;
+    }
+    return best;
+  }
+  // An opponent before any reply: its first turn with the next opponent replying (when one
+  // moves before the root again), then each of its turns as the reply.
+  int best = kWin + 1;
+  if (NextActive(pos) != ctx.root) {
+    best = Brs(children[0].pos, depth, alpha, beta, ply + 1, extension, false, ctx);
+    beta = std::min(beta, best);
+  }
+  for (const Child& c : children) {
+    if (alpha >= beta || ctx.stopped) break;
+    const int v = Brs(c.pos, depth - 1, alpha, beta, ply + 1, extension, true, ctx);
+    best = std::min(best, v);
+    beta = std::min(beta, v);
   }
   return best;
 }
@@ -138,13 +275,28 @@ std::array<int, 3> CheckersSeatScores(const Position& pos) {
   return out;
 }
 
-SearchResult CheckersSearch(const Position& pos, const SearchLimits& limits) {
+SearchResult CheckersSearch(const Position& pos, const SearchLimits& limits,
+                            CheckersAlgorithm algorithm) {
   SearchResult result;
   TurnList list;
   GenerateTurns(pos, list, kCheckersTurnBudget);
   if (list.size() == 0) return result;
   std::vector<int> order = RootOrder(list.size(), limits.seed);
   Context ctx{.root = pos.turn, .budget = limits.nodes, .stop = limits.stop};
+  // BRS+ (with the pairwise evaluation) is on request only: measured so far it does not beat
+  // the paranoid default at the levels' budgets (docs/bots.md).
+  const bool brs = pos.rules.players > 2 && algorithm == CheckersAlgorithm::kBrs;
+  ctx.pairwise = brs;
+  if (brs && list.size() > 1 && limits.nodes > 0) {
+    // The root's turns best first by the static evaluation (seeded among equals).
+    std::vector<int> key(list.size());
+    for (int i = 0; i < list.size(); ++i) {
+      Position child = pos;
+      child.ApplyTurn(list[i]);
+      key[i] = PairwiseScore(child, ctx.root);  // brs only
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key[a] > key[b]; });
+  }
   int best = order[0];
   if (list.size() == 1 || limits.nodes <= 0) {
     // One ply, with the forced capture replies it allows resolved: captures are compulsory, so
@@ -171,7 +323,8 @@ SearchResult CheckersSearch(const Position& pos, const SearchLimits& limits) {
       for (int i : order) {
         Position child = pos;
         child.ApplyTurn(list[i]);
-        const int v = AlphaBeta(child, depth - 1, alpha, kWin + 1, 1, 0, ctx);
+        const int v = brs ? Brs(child, depth - 1, alpha, kWin + 1, 1, 0, false, ctx)
+                          : AlphaBeta(child, depth - 1, alpha, kWin + 1, 1, 0, ctx);
         if (ctx.stopped) break;
         if (v > iteration_score) {
           iteration_score = v;

@@ -25,8 +25,12 @@ std::array<int, 3> CheckersSeatScores(const engine::chestonia_checkers::Position
 
 // The searcher's choice at kMove: level 1 (`limits.nodes` 0) one ply with the forced capture
 // replies resolved (a bounded capture search after each turn), otherwise alpha-beta.
+// With three seats the search is paranoid alpha-beta unless `algorithm` asks for BRS+ (best-reply
+// search with a pairwise evaluation, experimental); two seats play plain alpha-beta either way.
+enum class CheckersAlgorithm { kDefault, kParanoid, kBrs };
 SearchResult CheckersSearch(const engine::chestonia_checkers::Position& pos,
-                            const SearchLimits& limits);
+                            const SearchLimits& limits,
+                            CheckersAlgorithm algorithm = CheckersAlgorithm::kDefault);
 
 // Dart decisions: the aim (the bullseye, which pays a king), the reward's cell (the most
 // advanced free starting cell) and the man given up for a miss (the one furthest back).

@@ -158,5 +158,23 @@ TEST(CheckersBot, AKingAmidManyEnemiesStaysBounded) {
   }
 }
 
+// The experimental BRS+ (on request) answers a legal turn with three seats, deterministically.
+TEST(CheckersBot, BrsOnRequestAnswersLegallyAndDeterministically) {
+  auto s = New("players=3");
+  Settle(*s);
+  const auto& pos = static_cast<const ChestoniaCheckersState&>(*s).position();
+  SearchLimits limits;
+  limits.nodes = 5000;
+  limits.seed = 3;
+  const SearchResult a = CheckersSearch(pos, limits, CheckersAlgorithm::kBrs);
+  const SearchResult b = CheckersSearch(pos, limits, CheckersAlgorithm::kBrs);
+  ASSERT_FALSE(a.move.empty());
+  EXPECT_EQ(a.move, b.move);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_GE(a.depth, 1);
+  auto c = s->Clone();
+  EXPECT_TRUE(c->Apply(a.move).ok()) << a.move;
+}
+
 }  // namespace
 }  // namespace arena::bots
