@@ -18,12 +18,15 @@ std::unique_ptr<engine::State> FromText(const std::string& text) {
   return std::move(*state);
 }
 
-BotAnswer Ask(const engine::State& state, int level, uint64_t seed = 1) {
+BotAnswer Ask(const engine::State& state, int level, uint64_t seed = 1,
+              const std::string& algorithm = "", int max_depth = 0) {
   BotRequest req;
   req.game = "three-player-chess";
   req.seat = state.ToMove();
   req.level = level;
   req.seed = seed;
+  req.algorithm = algorithm;
+  req.max_depth = max_depth;
   absl::StatusOr<BotAnswer> a = ChooseBotMoveForState(state, req);
   EXPECT_TRUE(a.ok()) << a.status();
   return a.ok() ? *a : BotAnswer{};
@@ -34,14 +37,19 @@ TEST(ThreePlayerChessBot, EveryLevelPlaysLegallyAndRepeatably) {
       *engine::FindGame("three-player-chess")->NewInitialState(engine::Variant());
   std::mt19937_64 rng(3);
   for (int ply = 0; ply < 30 && !state->IsTerminal(); ++ply) {
-    const int level = ply % 4;  // 0..3 (level 4 is the same search with a larger budget)
+    const int level = ply % 3;  // 0..2 (level 3 is the same search with a larger budget)
     const BotAnswer a = Ask(*state, level, 9);
     const std::vector<std::string> legal = state->LegalActions();
     ASSERT_NE(std::find(legal.begin(), legal.end(), a.result.move), legal.end()) << a.result.move;
     EXPECT_EQ(Ask(*state, level, 9).result.move, a.result.move);
+    if (level >= 2) {
+      const BotAnswer brs = Ask(*state, level, 9, "brs");
+      EXPECT_EQ(brs.algorithm, "brs");
+      EXPECT_NE(std::find(legal.begin(), legal.end(), brs.result.move), legal.end());
+    }
     ASSERT_TRUE(state->Apply(a.result.move).ok());
   }
-  EXPECT_EQ(MaxLevel("three-player-chess", 3), 4);
+  EXPECT_EQ(MaxLevel("three-player-chess", 3), 3);
 }
 
 TEST(ThreePlayerChessBot, GreedyTakesTheHangingQueen) {
@@ -50,10 +58,27 @@ TEST(ThreePlayerChessBot, GreedyTakesTheHangingQueen) {
   EXPECT_EQ(Ask(*hanging, 1).result.move, "A1A5");
 }
 
+TEST(ThreePlayerChessBot, QuiescenceSeesTheRecaptureGreedyMisses) {
+  // White's queen on D1 can take the black knight on D3, which the knight on B4 guards; the
+  // rook on A1 (and the queen) can take the unguarded pawn on A4. Greedy takes the knight and
+  // loses the queen; the search, even one ply deep, resolves the recapture in quiescence.
+  auto state = FromText("wR2wQ3wK/8/3bN4/bPbN6/4bK3/8/8/8/4rK3/8/8/8 w wbr - - 0 0 -");
+  EXPECT_EQ(Ask(*state, 1).result.move, "D1D3");
+  for (const std::string algorithm : {"paranoid", "brs"}) {
+    const BotAnswer one_ply = Ask(*state, 2, 1, algorithm, /*max_depth=*/1);
+    EXPECT_EQ(one_ply.result.depth, 1);
+    EXPECT_TRUE(one_ply.result.move == "A1A4" || one_ply.result.move == "D1A4")
+        << algorithm << " " << one_ply.result.move;
+    const std::string deep = Ask(*state, 3, 1, algorithm).result.move;  // the top level
+    EXPECT_TRUE(deep == "A1A4" || deep == "D1A4") << algorithm << " " << deep;
+  }
+}
+
 TEST(ThreePlayerChessBot, SearchTakesTheCheckmateThatInheritsAnArmy) {
   // White's queen B5-B7 mates Black's king on A8 (the rook on B2 guards B7).
   auto state = FromText("4wK3/1wR6/8/8/6bNbK/8/8/bN5wQ1/7rK/7rP/8/8 w wbr - - 0 0 -");
   EXPECT_EQ(Ask(*state, 2).result.move, "B5B7");
+  EXPECT_EQ(Ask(*state, 2, 1, "brs").result.move, "B5B7");
 }
 
 }  // namespace
