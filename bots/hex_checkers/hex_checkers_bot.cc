@@ -47,7 +47,13 @@ class HexCheckersBot : public GameBot {
     }
     absl::StatusOr<HexAlgorithm> alg = ParseAlgorithm(req.algorithm, pos.rules.players);
     if (!alg.ok()) return alg.status();
-    HexCheckersSearcher searcher;
+    // Four or more seats: the melee terms and greedy passers (docs/bots.md, "Hex checkers").
+    HexSearchOptions options;
+    if (pos.rules.players >= 4) {
+      options.weights = kHexMeleeWeights;
+      options.greedy_passers = true;
+    }
+    HexCheckersSearcher searcher(options);
     a.algorithm = *alg == HexAlgorithm::kBestReply ? "brs"
                   : pos.rules.players == 2         ? "alphabeta"
                                                    : "paranoid";

@@ -12,12 +12,14 @@ using engine::hex_checkers::kKing;
 using engine::hex_checkers::kMan;
 using engine::hex_checkers::kMaxSeats;
 using engine::hex_checkers::Position;
+using engine::hex_checkers::SeatOf;
 using engine::hex_checkers::Turn;
 using engine::hex_checkers::TurnList;
 
 namespace {
 constexpr int kInf = 1 << 29;
 constexpr int kMaxPly = 96;
+constexpr int kMaxCellsAcross = 2 * engine::hex_checkers::kMaxRadius + 1;
 }  // namespace
 
 std::array<int, kMaxSeats> HexCheckersSeatScores(const Position& pos,
@@ -44,23 +46,86 @@ std::array<int, kMaxSeats> HexCheckersSeatScores(const Position& pos,
   return scores;
 }
 
+namespace {
+
+// How many jumps the other seats could make at once on `seat`'s pieces (a piece two can
+// jump counts twice).
+int Hanging(const Position& pos, int seat) {
+  const engine::hex::Grid& g = pos.grid();
+  int jumps = 0;
+  for (int s = 0; s < pos.rules.players; ++s) {
+    if (s == seat || !pos.Alive(s)) continue;
+    pos.pieces[s].ForEach([&](int c) {
+      const bool king = KindOf(pos.cells[c]) == kKing;
+      for (int i = 0; i < (king ? 6 : 4); ++i) {
+        const int d = king ? i : pos.layout().man_dirs[s][i];
+        const int over = g.Step(c, d);
+        if (over < 0 || !pos.cells[over] || SeatOf(pos.cells[over]) != seat) continue;
+        const int to = g.Step(over, d);
+        if (to >= 0 && !pos.cells[to]) ++jumps;
+      }
+    });
+  }
+  return jumps;
+}
+
+// The empty cells `seat`'s pieces could step to.
+int StepMobility(const Position& pos, int seat) {
+  const engine::hex::Grid& g = pos.grid();
+  int steps = 0;
+  pos.pieces[seat].ForEach([&](int c) {
+    const bool king = KindOf(pos.cells[c]) == kKing;
+    for (int i = 0; i < (king ? 6 : 4); ++i) {
+      const int to = g.Step(c, king ? i : pos.layout().man_dirs[seat][i]);
+      if (to >= 0 && !pos.cells[to]) ++steps;
+    }
+  });
+  return steps;
+}
+
+// The mean distance from `seat`'s kings to the nearest piece of `enemy` (0 without kings).
+int KingDistance(const Position& pos, int seat, int enemy) {
+  const engine::hex::Grid& g = pos.grid();
+  int sum = 0, kings = 0;
+  pos.pieces[seat].ForEach([&](int c) {
+    if (KindOf(pos.cells[c]) != kKing) return;
+    int nearest = 2 * kMaxCellsAcross;
+    pos.pieces[enemy].ForEach(
+        [&](int e) { nearest = std::min(nearest, engine::hex::Distance(g.At(c), g.At(e))); });
+    sum += nearest;
+    ++kings;
+  });
+  return kings > 0 ? sum / kings : 0;
+}
+
+}  // namespace
+
 int HexCheckersValueFor(const Position& pos, int seat, const HexCheckersEvalWeights& w) {
   const std::array<int, kMaxSeats> scores = HexCheckersSeatScores(pos, w);
   const int n = pos.rules.players;
   int others = 0;
   for (int s = 0; s < n; ++s) others += s == seat ? 0 : scores[s];
-  return scores[seat] - others / (n - 1);
+  int v = scores[seat] - others / (n - 1);
+  if (w.hanging != 0) v -= w.hanging * Hanging(pos, seat);
+  if ((w.endgame_mobility != 0 || w.endgame_closeness != 0) && pos.NumAlive() == 2 &&
+      pos.Alive(seat)) {
+    int enemy = 0;
+    while (enemy == seat || !pos.Alive(enemy)) ++enemy;
+    v -= w.endgame_mobility * StepMobility(pos, enemy);
+    if (scores[seat] > scores[enemy]) v -= w.endgame_closeness * KingDistance(pos, seat, enemy);
+  }
+  return v;
 }
 
 int HexCheckersSearcher::Leaf(const Pos& pos, int ply) const {
   if (pos.Over()) {
-    if (pos.winner == root_) return weights_.win - ply;
-    if (pos.winner >= 0) return -weights_.win + ply;
+    if (pos.winner == root_) return options_.weights.win - ply;
+    if (pos.winner >= 0) return -options_.weights.win + ply;
     return 0;  // a draw
   }
   // With three or more seats the root seat going out ends the line; sooner is worse.
-  if (!pos.Alive(root_)) return -weights_.win / 2 + ply;
-  return HexCheckersValueFor(pos, root_, weights_);
+  if (!pos.Alive(root_)) return -options_.weights.win / 2 + ply;
+  return HexCheckersValueFor(pos, root_, options_.weights);
 }
 
 bool HexCheckersSearcher::OutOfBudget() {
@@ -132,6 +197,25 @@ int HexCheckersSearcher::Paranoid(const Pos& pos, int depth, int ply, int alpha,
   return best;
 }
 
+int HexCheckersSearcher::PasserMove(const Pos& pos, int ply) {
+  const std::vector<int>& order = orders_[ply];
+  if (!options_.greedy_passers || order.size() == 1) return order[0];
+  // The plain standing (material and advance) of the seat to move after each of its turns.
+  static constexpr HexCheckersEvalWeights kPlain;
+  int best = order[0], best_value = -kInf;
+  for (int i : order) {
+    ++nodes_;
+    Pos child = pos;
+    child.ApplyTurn(lists_[ply][i]);
+    const int v = HexCheckersValueFor(child, pos.turn, kPlain);
+    if (v > best_value) {
+      best_value = v;
+      best = i;
+    }
+  }
+  return best;
+}
+
 int HexCheckersSearcher::Brs(const Pos& pos, int depth, int ply, int alpha, int beta,
                              bool reply_used) {
   if (pos.Over() || !pos.Alive(root_) || ply >= kMaxPly) return Leaf(pos, ply);
@@ -163,9 +247,10 @@ int HexCheckersSearcher::Brs(const Pos& pos, int depth, int ply, int alpha, int 
   int best = kInf;
   const bool may_pass_on = !reply_used && NextAlive(pos) != root_;
   if (reply_used || may_pass_on) {
+    const int pass = PasserMove(pos, ply);
     ++nodes_;
     Pos child = pos;
-    child.ApplyTurn(lists_[ply][order[0]]);
+    child.ApplyTurn(lists_[ply][pass]);
     best = Brs(child, depth, ply + 1, alpha, beta, reply_used);
     if (aborted_) return best;
     beta = std::min(beta, best);
@@ -217,8 +302,8 @@ SearchResult HexCheckersSearcher::Search(const Pos& pos, HexAlgorithm algorithm,
       if (!aborted_) result.depth = depth;
     }
     if (aborted_) break;
-    if (root_list.size() == 1) break;                // a forced turn needs no search
-    if (std::abs(score) >= weights_.win / 2) break;  // decided
+    if (root_list.size() == 1) break;                        // a forced turn needs no search
+    if (std::abs(score) >= options_.weights.win / 2) break;  // decided
   }
   result.move = engine::hex_checkers::TurnText(pos.grid(), root_list[best]);
   result.score = best_score;

@@ -15,8 +15,9 @@ inline constexpr LevelScale kLevels_hex_checkers{
     // 2 vs 1 91.7%, 3 vs 2 (25,000 against 1,000) 66.1%, 3 vs 1 97.0%; 42 games each (BRS+).
     // 5,000 nodes scored 59.5% against 1,000: no level.
     .three_seats = {1'000, 25'000},
-    // Measured at six seats: 2 vs 1 88.7% (48 games), short of 95%; 25,000 nodes scored 60.6%
-    // against 1,000, no step. Four and five seats play the same scale, unmeasured.
+    // With the melee terms (hex_search.h): 2 vs 1 99.2% with four seats (40 games), 96.9% with
+    // five (40), 90.2% with six (48; 91.6% over 480), short of 95%; 1 vs 0 70.0%, 69.7%, 64.8%
+    // (66.8% over 96). At six seats 25,000 nodes scored 55.9% against 1,000: no step.
     .more_seats = {1'000},
 };
 
