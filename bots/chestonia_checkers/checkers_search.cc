@@ -1,6 +1,7 @@
 #include "bots/chestonia_checkers/checkers_search.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -71,13 +72,91 @@ std::array<int, 3> Material3(const Position& pos) {
   return m;
 }
 
+// The three-seat search's race standing (paranoid, not reverse): the game is a race to crown,
+// because a flying king on this board usually takes dozens of pieces in one chain. A king 800,
+// a man 100 plus kRaceRunner * (kRaceSpan - d)^2 / kRaceSpan when it is d < kRaceSpan steps
+// from a crowning cell (docs/bots.md, "Chestonia checkers": 69.6% -> 92.3% against level 1).
+constexpr int kRaceKing = 800;
+constexpr int kRaceRunner = 30;
+constexpr int kRaceSpan = 8;
+
+// Single man steps from each cell to the nearest crowning cell of `seat` on an empty board
+// (every man step lowers the distance to one of the rows it may crown on by one, so this is
+// what a free run takes, two-cell moves counting two).
+using StepTable = std::array<uint8_t, engine::chestonia_checkers::kNumCells>;
+const StepTable& CrownSteps(int players, int seat) {
+  static const auto* tables = [] {
+    auto* t = new std::array<std::array<StepTable, 3>, 2>();  // players 2 and 3
+    const engine::hex::Grid& g = BoardGrid();
+    for (int players = 2; players <= 3; ++players) {
+      const engine::chestonia_checkers::Layout& layout =
+          engine::chestonia_checkers::LayoutFor(players);
+      for (int seat = 0; seat < players; ++seat) {
+        StepTable& steps = (*t)[players - 2][seat];
+        steps.fill(std::numeric_limits<uint8_t>::max());
+        std::vector<int> queue;
+        layout.seats[seat].crowning.ForEach([&](int c) {
+          steps[c] = 0;
+          queue.push_back(c);
+        });
+        for (size_t i = 0; i < queue.size(); ++i) {
+          const int c = queue[i];
+          for (int d : layout.seats[seat].man_dirs) {
+            const int from = g.Step(c, engine::hex::OppositeDirection(d));
+            if (from >= 0 && steps[from] > steps[c] + 1) {
+              steps[from] = static_cast<uint8_t>(steps[c] + 1);
+              queue.push_back(from);
+            }
+          }
+        }
+      }
+    }
+    return t;
+  }();
+  return (*tables)[players - 2][seat];
+}
+
+std::array<int, 3> RaceMaterial(const Position& pos) {
+  std::array<int, 3> m{};
+  for (int s = 0; s < pos.rules.players; ++s) {
+    const StepTable& steps = CrownSteps(pos.rules.players, s);
+    pos.pieces[s].ForEach([&](int c) {
+      if (KindOf(pos.cells[c]) == kKing) {
+        m[s] += kRaceKing;
+        return;
+      }
+      m[s] += kManValue;
+      const int d = steps[c];
+      if (d < kRaceSpan) m[s] += kRaceRunner * (kRaceSpan - d) * (kRaceSpan - d) / kRaceSpan;
+    });
+  }
+  return m;
+}
+
+// `seat`'s race standing: its race material less the mean of the opponents' still in.
+int RaceScore(const Position& pos, int seat) {
+  if (pos.phase == Phase::kOver || !pos.Active(seat)) return CheckersSeatScores(pos)[seat];
+  const std::array<int, 3> m = RaceMaterial(pos);
+  int others = 0, count = 0;
+  for (int o = 0; o < pos.rules.players; ++o) {
+    if (o != seat && pos.Active(o)) {
+      others += m[o];
+      ++count;
+    }
+  }
+  return m[seat] - (count > 0 ? others / count : 0);
+}
+
+// How a search scores its leaves and orders its children.
+enum class LeafEval { kSeatScores, kPairwise, kRace };
+
 struct Context {
   int root = 0;
   int64_t budget = 0;
   int64_t nodes = 0;
   const std::atomic<bool>* stop = nullptr;
   bool stopped = false;
-  bool pairwise = false;  // three-seat searches: the leaves by PairwiseScore
+  LeafEval eval = LeafEval::kSeatScores;
 
   bool OutOfNodes() {
     if (stopped) return true;
@@ -104,9 +183,22 @@ int PairwiseScore(const Position& pos, int seat) {
   return v;
 }
 
+// `seat`'s standing by the context's evaluation.
+int Standing(const Position& pos, int seat, const Context& ctx) {
+  switch (ctx.eval) {
+    case LeafEval::kPairwise:
+      return PairwiseScore(pos, seat);
+    case LeafEval::kRace:
+      return RaceScore(pos, seat);
+    case LeafEval::kSeatScores:
+      break;
+  }
+  return CheckersSeatScores(pos)[seat];
+}
+
 // The root seat's score of a leaf, a win sooner (and a loss later) scored further from 0.
 int Leaf(const Position& pos, const Context& ctx, int ply) {
-  const int v = ctx.pairwise ? PairwiseScore(pos, ctx.root) : CheckersSeatScores(pos)[ctx.root];
+  const int v = Standing(pos, ctx.root, ctx);
   if (v >= kWin) return kWin - ply;
   if (v <= -kWin) return -kWin + ply;
   return v;
@@ -160,7 +252,7 @@ void OrderedChildren(const Position& pos, const TurnList& list, std::vector<Chil
     Child c{.pos = pos, .index = i};
     c.pos.ApplyTurn(list[i]);
     ++ctx.nodes;
-    c.key = ctx.pairwise ? PairwiseScore(c.pos, mover) : CheckersSeatScores(c.pos)[mover];
+    c.key = Standing(c.pos, mover, ctx);
     out.push_back(std::move(c));
   }
   std::stable_sort(out.begin(), out.end(),
@@ -202,7 +294,7 @@ int Brs(const Position& pos, int depth, int alpha, int beta, int ply, int extens
       Position c = pos;
       c.ApplyTurn(list[i]);
       ++ctx.nodes;
-      const int key = ctx.pairwise ? PairwiseScore(c, pos.turn) : CheckersSeatScores(c)[pos.turn];
+      const int key = Standing(c, pos.turn, ctx);
       if (i == 0 || key > best_key) {
         best_key = key;
         first.pos = std::move(c);
@@ -286,7 +378,11 @@ SearchResult CheckersSearch(const Position& pos, const SearchLimits& limits,
   // BRS+ (with the pairwise evaluation) is on request only: measured so far it does not beat
   // the paranoid default at the levels' budgets (docs/bots.md).
   const bool brs = pos.rules.players > 2 && algorithm == CheckersAlgorithm::kBrs;
-  ctx.pairwise = brs;
+  if (brs) {
+    ctx.eval = LeafEval::kPairwise;
+  } else if (pos.rules.players > 2 && !pos.rules.reverse) {
+    ctx.eval = LeafEval::kRace;
+  }
   if (brs && list.size() > 1 && limits.nodes > 0) {
     // The root's turns best first by the static evaluation (seeded among equals).
     std::vector<int> key(list.size());

@@ -120,6 +120,25 @@ TEST(CheckersBot, SearchDoesNotHangAManThatTheGreedyLevelCannotSee) {
   EXPECT_GE(r.depth, 2);
 }
 
+// Three seats play a race to crown (a flying king usually takes dozens of pieces in one chain):
+// blue's man on -1,0 is six steps from white's back row, the one on 3,-6 ten from any crowning
+// cell, and neither crowns within the horizon. Whatever the seed's root order, the search runs
+// with the near one (the plain material count, three a row, chose the far one on five seeds).
+TEST(CheckersBot, ThreeSeatSearchRunsTheManNearestACrown) {
+  auto s = Load(
+      "players=3 setup=normal board=plain darts=off reverse=off turn=b phase=start "
+      "pieces=bM-1,0;bM3,-6;kM5,2;wM6,-1");
+  ASSERT_NE(s, nullptr);
+  const auto& pos = static_cast<const ChestoniaCheckersState&>(*s).position();
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    SearchLimits limits;
+    limits.nodes = 5000;
+    limits.seed = seed;
+    const SearchResult r = CheckersSearch(pos, limits);
+    EXPECT_EQ(r.move.substr(0, r.move.find(':')), "-1,0") << seed << ": " << r.move;
+  }
+}
+
 // A king among many enemies: its turns number in the thousands or more (movegen.h). The
 // bounded listing and the bot stay within their budgets and answer legally.
 TEST(CheckersBot, AKingAmidManyEnemiesStaysBounded) {
