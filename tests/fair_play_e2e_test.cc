@@ -31,16 +31,6 @@ using ::testing::HasSubstr;
 constexpr int64_t kStake = 2'000'000;  // 2 credits, 5% fee
 constexpr int64_t kGrant = 10'000'000;
 
-v1::SessionToken SignUp(Stub& stub, const std::string& name) {
-  v1::SignUpRequest r;
-  r.set_name(name);
-  r.set_password(name + "-password-1");
-  v1::SessionToken t;
-  grpc::Status s = CallAs(stub, &Stub::SignUp, As{}, r, &t);
-  EXPECT_TRUE(s.ok()) << name << ": " << s.error_message();
-  return t;
-}
-
 int64_t Available(Stub& stub, const std::string& token) {
   v1::Balance b;
   EXPECT_TRUE(CallAs(stub, &Stub::GetBalance, As{token}, v1::BalanceRequest(), &b).ok());
@@ -143,8 +133,8 @@ class FairPlayE2eTest : public ::testing::Test {
 };
 
 TEST_F(FairPlayE2eTest, SettledGamesAreCheckedAndAFlagIsReviewedWithRefundAndBlock) {
-  v1::SessionToken ann = SignUp(*arena_, "ann");
-  v1::SessionToken ben = SignUp(*arena_, "ben");
+  v1::SessionToken ann = SignUpPerson(*arena_, "ann");
+  v1::SessionToken ben = SignUpPerson(*arena_, "ben");
   Grant(ann.account_id());
   Grant(ben.account_id());
   // The fool's mate: black wins in two moves. Under a loaded machine the game may still miss

@@ -296,16 +296,6 @@ class RankedRun {
   std::map<std::string, std::string> black_credentials_;
 };
 
-v1::SessionToken SignUp(Stub& stub, const std::string& name) {
-  v1::SignUpRequest r;
-  r.set_name(name);
-  r.set_password(name + "-password-1");
-  v1::SessionToken t;
-  grpc::Status s = CallAs(stub, &Stub::SignUp, As{}, r, &t);
-  EXPECT_TRUE(s.ok()) << name << ": " << s.error_message();
-  return t;
-}
-
 void Grant(Stub& stub, const std::string& admin, const std::string& account, int64_t amount) {
   v1::AdminGrantRequest g;
   g.set_account_id(account);
@@ -328,7 +318,7 @@ TEST(RankedE2eTest, TwoHundredPlayersAcrossCitiesWithArenaRestarts) {
   *put.mutable_city() = MakeCity("tallinn", "Tallinn", kTallinnStake, 500);
   put.set_reason("ranked e2e");
   v1::City city;
-  v1::SessionToken outsider = SignUp(stub, "outsider");
+  v1::SessionToken outsider = SignUpPerson(stub, "outsider");
   EXPECT_EQ(CallAs(stub, &Stub::AdminPutCity, As{outsider.token()}, put, &city).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   put.clear_reason();
@@ -368,7 +358,7 @@ TEST(RankedE2eTest, TwoHundredPlayersAcrossCitiesWithArenaRestarts) {
 
   // A player who gives their credits away after queueing: the pairing aborts, nothing moves.
   {
-    v1::SessionToken giver = SignUp(stub, "giver"), taker = SignUp(stub, "taker");
+    v1::SessionToken giver = SignUpPerson(stub, "giver"), taker = SignUpPerson(stub, "taker");
     Grant(stub, admin, giver.account_id(), kTallinnStake);
     Grant(stub, admin, taker.account_id(), kTallinnStake);
     v1::JoinRankedQueueRequest j;
@@ -414,7 +404,7 @@ TEST(RankedE2eTest, TwoHundredPlayersAcrossCitiesWithArenaRestarts) {
   for (int i = 0; i < kPlayers; ++i) {
     Player& p = players[i];
     p.name = absl::StrCat("player", i);
-    v1::SessionToken t = SignUp(stub, p.name);
+    v1::SessionToken t = SignUpPerson(stub, p.name);
     p.account_id = t.account_id();
     p.token = t.token();
     Grant(stub, admin, p.account_id, kGrant);

@@ -63,6 +63,18 @@ grpc::Status CallAs(v1::ArenaService::Stub& stub, Method method, const As& as, c
   return (stub.*method)(&ctx, req, resp);
 }
 
+// Signs up a person named `name` with the password "<name>-password-1"; their session token
+// (empty, and a test failure, when sign-up is refused).
+inline v1::SessionToken SignUpPerson(v1::ArenaService::Stub& stub, const std::string& name) {
+  v1::SignUpRequest r;
+  r.set_name(name);
+  r.set_password(name + "-password-1");
+  v1::SessionToken t;
+  grpc::Status s = CallAs(stub, &v1::ArenaService::Stub::SignUp, As{}, r, &t);
+  EXPECT_TRUE(s.ok()) << name << ": " << s.error_message();
+  return t;
+}
+
 // The bootstrap admin's session token (ArenaFlags makes the admin); "" and a test failure when
 // sign-in is refused.
 inline std::string AdminToken(v1::ArenaService::Stub& stub) {
