@@ -19,7 +19,8 @@
 //
 //   ladder --game=ID --variant=k=v,... --contestants=1,2,3,4 --games=2
 //          [--seed=1] [--max_actions=400] [--adjudicate=300] [--pairs=all|adjacent]
-//          [--verbose]   (one line per game on stderr: seats and places, length, how it ended)
+//          [--verbose]   (one line per game on stderr: seats and places, length, how it ended,
+//                        and an adjudicated game's seat scores)
 //          [--moves]     (with --verbose, also each game's actions, for replaying it)
 // GCC 12 reports a false -Wrestrict inside std::string at -O3 (GCC bug 105651).
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -217,6 +218,14 @@ int main(int argc, char** argv) {
     }
     if (verbose) {
       if (s->IsTerminal()) how = s->GetOutcome().reason;
+      if (how == "adjudicated") {
+        // The scores the places were taken from, so a reader can see by how much.
+        const arena::bots::GameBot* bot = arena::bots::FindGameBot(s->GameId());
+        const std::vector<int> scores = bot ? bot->SeatScores(*s) : std::vector<int>();
+        if (!scores.empty()) how += " (scores";
+        for (int v : scores) how += " " + std::to_string(v);
+        if (!scores.empty()) how += ")";
+      }
       std::string line;
       for (int seat = 0; seat < seats; ++seat) {
         line += (seat ? " " : "") + cs[who[seat]].name + "=" + std::to_string(places[seat]);
