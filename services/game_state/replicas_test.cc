@@ -14,6 +14,7 @@
 
 #include "absl/time/clock.h"
 #include "clients/game_state_client.h"
+#include "clients/game_watch.h"
 #include "gtest/gtest.h"
 #include "services/common/migrate.h"
 #include "services/common/pg_pool.h"
@@ -308,6 +309,34 @@ TEST(GameStateReplicasTest, ACallToAReplicaReachesTheOwnerAndAKilledOwnersGamesA
     EXPECT_EQ(clients::RedirectedTo(s).value_or(""), a.server().address());
   }
 
+  // clients::GameWatch (arenactl's watch, play and demo) follows it: opened on B, it reads A's
+  // stream from the sequence asked for, every event once, and a move played later arrives.
+  {
+    v1::WatchGameRequest req;
+    req.set_game_id(id);
+    req.set_from_sequence(1);
+    clients::GameWatch watch(b.stub(), req,
+                             [](grpc::ClientContext& ctx) { GameStateHarness::Attach(ctx, {}); });
+    v1::GameEvent e;
+    int64_t seen = 0;
+    while (seen < at_a.last_sequence()) {
+      ASSERT_TRUE(watch.Read(&e)) << watch.Finish().error_message();
+      if (e.type() == "keepalive") continue;
+      EXPECT_EQ(e.sequence(), seen + 1) << e.type();
+      seen = e.sequence();
+    }
+    EXPECT_EQ(watch.owner(), a.server().address());
+    play(b);
+    do {
+      ASSERT_TRUE(watch.Read(&e)) << watch.Finish().error_message();
+    } while (e.type() != "action");
+    EXPECT_GT(e.sequence(), at_a.last_sequence());
+    watch.Cancel();
+    EXPECT_FALSE(watch.Read(&e));
+    EXPECT_EQ(watch.Finish().error_code(), grpc::StatusCode::CANCELLED);
+    ASSERT_TRUE(a.Get(id, &at_a).ok());
+  }
+
   // A listing through either replica gathers every replica's games: one made on B shows up in
   // A's listing, and A's in B's.
   {
@@ -348,7 +377,7 @@ TEST(GameStateReplicasTest, ACallToAReplicaReachesTheOwnerAndAKilledOwnersGamesA
   EXPECT_EQ(v.last_sequence(), at_a.last_sequence());
   for (int i = 0; i < 4; ++i) play(b);
   EXPECT_EQ(LeaseOf(db.url(), id), std::make_pair(std::string("replica-b"), int64_t{2}));
-  EXPECT_EQ(CheckLogIsWhole(db.url(), id), 10);
+  EXPECT_EQ(CheckLogIsWhole(db.url(), id), 11);
 
   // A replica stopped cleanly hands its games over at once: a third replica started after B's
   // SIGTERM takes them without waiting for the lease to run out.
@@ -358,7 +387,7 @@ TEST(GameStateReplicasTest, ACallToAReplicaReachesTheOwnerAndAKilledOwnersGamesA
   ASSERT_TRUE(c.Get(id, &v).ok());
   EXPECT_EQ(LeaseOf(db.url(), id), std::make_pair(std::string("replica-c"), int64_t{3}));
   play(c);
-  EXPECT_EQ(CheckLogIsWhole(db.url(), id), 11);
+  EXPECT_EQ(CheckLogIsWhole(db.url(), id), 12);
 }
 
 }  // namespace

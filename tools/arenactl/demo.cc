@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "arena/v1/game_state.grpc.pb.h"
+#include "clients/game_watch.h"
 #include "common/board_view_proto.h"
 #include "common/grpc_util.h"
 #include "common/proto_words.h"
@@ -92,10 +93,9 @@ int RunDemo(const DemoOptions& o) {
 
   // Follow the game's stream and print each action, until the game ends or max_actions.
   auto gs = v1::GameStateService::NewStub(common::MakeChannel(o.game_state_addr));
-  grpc::ClientContext ctx;
   v1::WatchGameRequest watch;
   watch.set_game_id(id);
-  auto stream = gs->WatchGame(&ctx, watch);
+  clients::GameWatch stream(*gs, watch);  // follows a replica's redirect to the game's owner
   // arena plays the seats; a stream without moves means it is not playing them.
   std::atomic<int64_t> last_event_ns{absl::GetCurrentTimeNanos()};
   std::atomic<bool> done{false}, stalled{false};
@@ -104,7 +104,7 @@ int RunDemo(const DemoOptions& o) {
       absl::SleepFor(absl::Milliseconds(100));
       if (absl::Now() - absl::FromUnixNanos(last_event_ns.load()) > o.stall_timeout) {
         stalled = true;
-        ctx.TryCancel();
+        stream.Cancel();
         return;
       }
     }
@@ -112,7 +112,7 @@ int RunDemo(const DemoOptions& o) {
   int actions = 0;
   std::string ending;
   v1::GameEvent event;
-  while (stream->Read(&event)) {
+  while (stream.Read(&event)) {
     if (event.type() == "action") {
       last_event_ns = absl::GetCurrentTimeNanos();  // keep-alives do not count: moves do
       std::printf("%4lld  seat %d  %s\n", static_cast<long long>(event.action_number() + 1),
@@ -130,9 +130,9 @@ int RunDemo(const DemoOptions& o) {
     }
   }
   done = true;
-  ctx.TryCancel();
+  stream.Cancel();
   watchdog.join();
-  grpc::Status s = stream->Finish();
+  grpc::Status s = stream.Finish();
   if (stalled) {
     std::fprintf(stderr, "arenactl demo: no move in %s: is arena playing the bot seats?\n",
                  absl::FormatDuration(o.stall_timeout).c_str());

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "clients/game_state_client.h"
+#include "clients/game_watch.h"
 #include "common/grpc_util.h"
 #include "common/proto_words.h"
 #include "tools/arenactl/client.h"
@@ -243,18 +244,17 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
   // pipe wakes the main loop, which also waits on the keyboard and ticks the clock.
   int wake[2];
   if (::pipe(wake) != 0) return 1;
-  grpc::ClientContext ctx;
   v1::WatchGameRequest req;
   req.set_game_id(game_id);
   req.set_from_sequence(game.moves().last_sequence() + 1);
   req.set_seat_credential(game.seat_credential());
-  auto stream = game.game_state().WatchGame(&ctx, req);
+  clients::GameWatch stream(game.game_state(), req);  // follows a replica's redirect
   std::mutex mu;
   std::vector<v1::GameEvent> queue;
   std::atomic<bool> ended{false};
   std::thread reader([&] {
     v1::GameEvent e;
-    while (stream->Read(&e)) {
+    while (stream.Read(&e)) {
       if (e.type() == "ping") {
         grpc::ClientContext pctx;
         common::SetDeadline(pctx, absl::Seconds(5));
@@ -414,9 +414,8 @@ int RunPlay(const std::string& game_id, const PlayOptions& o) {
       redraw_prompt();  // the clock ticks
     }
   }
-  ctx.TryCancel();
+  stream.Cancel();
   reader.join();
-  (void)stream->Finish();
   ::close(wake[0]);
   ::close(wake[1]);
   // The last frame, from this terminal's first seat, with every move when not on a terminal.

@@ -10,6 +10,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "clients/game_watch.h"
 #include "common/grpc_util.h"
 #include "nlohmann/json.hpp"
 #include "tools/arenactl/client.h"
@@ -128,18 +129,18 @@ int RunWatch(const std::string& game_id, const WatchOptions& o) {
   if (!terminal) std::printf("following; one line per event:\n");
 
   // The stream is read on its own thread; the main one draws, and ticks the clock each second.
-  grpc::ClientContext ctx;
+  // With several game-state replicas the stream may be redirected to the game's owner.
   v1::WatchGameRequest req;
   req.set_game_id(game_id);
   req.set_from_sequence(game.moves().last_sequence() + 1);
-  auto stream = game.game_state().WatchGame(&ctx, req);
+  clients::GameWatch stream(game.game_state(), req);
   std::mutex mu;
   std::condition_variable cv;
   std::deque<v1::GameEvent> queue;
   bool ended = false;
   std::thread reader([&] {
     v1::GameEvent e;
-    while (stream->Read(&e)) {
+    while (stream.Read(&e)) {
       std::lock_guard<std::mutex> lock(mu);
       queue.push_back(e);
       cv.notify_one();
@@ -182,9 +183,9 @@ int RunWatch(const std::string& game_id, const WatchOptions& o) {
       break;
     }
   }
-  ctx.TryCancel();
+  stream.Cancel();
   reader.join();
-  grpc::Status s = stream->Finish();
+  grpc::Status s = stream.Finish();
   if (code == 0 && GameOver(game.view())) {
     if (!terminal) {
       std::printf("\n");
