@@ -7,10 +7,12 @@
 
 namespace arena::bots {
 
+using engine::hex_checkers::DirsOf;
 using engine::hex_checkers::KindOf;
 using engine::hex_checkers::kKing;
 using engine::hex_checkers::kMan;
 using engine::hex_checkers::kMaxSeats;
+using engine::hex_checkers::PieceDirs;
 using engine::hex_checkers::Position;
 using engine::hex_checkers::SeatOf;
 using engine::hex_checkers::Turn;
@@ -56,9 +58,9 @@ int Hanging(const Position& pos, int seat) {
   for (int s = 0; s < pos.rules.players; ++s) {
     if (s == seat || !pos.Alive(s)) continue;
     pos.pieces[s].ForEach([&](int c) {
-      const bool king = KindOf(pos.cells[c]) == kKing;
-      for (int i = 0; i < (king ? 6 : 4); ++i) {
-        const int d = king ? i : pos.layout().man_dirs[s][i];
+      const PieceDirs dirs = DirsOf(pos, pos.cells[c]);
+      for (int i = 0; i < dirs.count; ++i) {
+        const int d = dirs.dirs[i];
         const int over = g.Step(c, d);
         if (over < 0 || !pos.cells[over] || SeatOf(pos.cells[over]) != seat) continue;
         const int to = g.Step(over, d);
@@ -74,9 +76,9 @@ int StepMobility(const Position& pos, int seat) {
   const engine::hex::Grid& g = pos.grid();
   int steps = 0;
   pos.pieces[seat].ForEach([&](int c) {
-    const bool king = KindOf(pos.cells[c]) == kKing;
-    for (int i = 0; i < (king ? 6 : 4); ++i) {
-      const int to = g.Step(c, king ? i : pos.layout().man_dirs[seat][i]);
+    const PieceDirs dirs = DirsOf(pos, pos.cells[c]);
+    for (int i = 0; i < dirs.count; ++i) {
+      const int to = g.Step(c, dirs.dirs[i]);
       if (to >= 0 && !pos.cells[to]) ++steps;
     }
   });

@@ -3,13 +3,6 @@
 #include <array>
 
 namespace arena::engine::hex_checkers {
-namespace {
-
-// The directions a piece moves and jumps in: a man's four, a king's six.
-struct PieceDirs {
-  std::array<int, 6> dirs{};
-  int count = 0;
-};
 
 PieceDirs DirsOf(const Position& pos, Piece p) {
   PieceDirs d;
@@ -23,6 +16,8 @@ PieceDirs DirsOf(const Position& pos, Piece p) {
   }
   return d;
 }
+
+namespace {
 
 // Depth-first search of one piece's capture chains on a scratch board (the origin lifted,
 // taken pieces removed as they are jumped).

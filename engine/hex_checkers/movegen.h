@@ -16,6 +16,7 @@
 // Each distinct path is one turn (with short jumps the path fixes which pieces are taken).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,14 @@
 #include "engine/hex_checkers/position.h"
 
 namespace arena::engine::hex_checkers {
+
+// The directions (hex::kDirections indices) piece `p` steps and jumps in: a man's four (its
+// seat's, Layout::man_dirs), a king's six. For the rules, and for players that read threats.
+struct PieceDirs {
+  std::array<int, 6> dirs{};
+  int count = 0;
+};
+PieceDirs DirsOf(const Position& pos, Piece p);
 
 // One turn as a view into a TurnList: path[0] is the origin, path[len - 1] where the piece
 // ends; len >= 2. Consecutive cells of a capture are two cells apart (the taken piece between).
