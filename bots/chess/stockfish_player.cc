@@ -67,8 +67,13 @@ void ParseInfo(const std::string& line, StockfishAnswer& a) {
 
 absl::StatusOr<StockfishAnswer> Ask(StockfishProcess& e, const StockfishRequest& r) {
   const bool limit = r.elo > 0;
-  std::vector<std::string> commands = {
-      absl::StrCat("setoption name UCI_LimitStrength value ", limit ? "true" : "false")};
+  std::vector<std::string> commands;
+  // A depth-limited search starts from an empty hash table: otherwise what earlier searches on
+  // this reused process left there changes the search, and the same position at the same depth
+  // could get another move or score (the fair-play check needs the same figures on a rerun).
+  if (r.depth > 0) commands.push_back("ucinewgame");
+  commands.push_back(
+      absl::StrCat("setoption name UCI_LimitStrength value ", limit ? "true" : "false"));
   if (limit) commands.push_back(absl::StrCat("setoption name UCI_Elo value ", r.elo));
   commands.push_back(absl::StrCat("position fen ", r.start_fen, r.moves.empty() ? "" : " moves ",
                                   absl::StrJoin(r.moves, " ")));

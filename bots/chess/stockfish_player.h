@@ -30,7 +30,10 @@ struct StockfishRequest {
   std::vector<std::string> moves;  // UCI moves since, so the engine sees repetitions
   int elo = 0;                     // kStockfishMinElo..kStockfishMaxElo, or 0 for full strength
   int64_t movetime_ms = kStockfishDefaultMoveTimeMs;
-  int depth = 0;  // when > 0, "go depth N" instead of a time
+  // When > 0, "go depth N" instead of a time, on an emptied hash table ("ucinewgame"), so the
+  // same position at the same depth always gets the same answer, whatever the process searched
+  // before.
+  int depth = 0;
 };
 
 struct StockfishAnswer {

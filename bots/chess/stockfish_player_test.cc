@@ -52,6 +52,30 @@ TEST(StockfishPlayerTest, MovesAfterTheStartPositionAreHonoured) {
   EXPECT_EQ(a->move, "d8h4");
 }
 
+TEST(StockfishPlayerTest, ADepthLimitedSearchIsTheSameWhateverCameBefore) {
+  if (!HaveStockfish()) GTEST_SKIP() << "no stockfish installed";
+  // A middlegame with many near-equal moves, where a hash table filled by other searches would
+  // change the search: the answer, its score and its node count must not change.
+  StockfishRequest r;
+  r.start_fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9";
+  r.depth = 11;
+  auto first = StockfishMove(r);
+  ASSERT_TRUE(first.ok()) << first.status();
+  StockfishRequest other;
+  other.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  other.moves = {"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3"};
+  other.depth = 12;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(StockfishMove(other).ok());
+    auto again = StockfishMove(r);
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(again->move, first->move);
+    EXPECT_EQ(again->score_cp, first->score_cp);
+    EXPECT_EQ(again->nodes, first->nodes);
+    other.moves.push_back(i == 0 ? "a7a6" : i == 1 ? "c1e3" : "e7e5");
+  }
+}
+
 TEST(StockfishPlayerTest, BotRequestPlaysALegalMoveAtALimitedElo) {
   if (!HaveStockfish()) GTEST_SKIP() << "no stockfish installed";
   auto state = Chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
