@@ -112,6 +112,22 @@ TEST(ChestoniaGoRules, ParseRefusesAChainWithoutLiberty) {
   EXPECT_EQ(state.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(ChestoniaGoRules, ParseRefusesARoundChanceThatIsNotDue) {
+  auto v = Variant::Parse("players=2,darts=on");
+  ASSERT_TRUE(v.ok());
+  const Stones stones = {{"0,0", 'b'}, {"1,0", 'w'}};
+  auto early = ChestoniaGoGame::Instance().Parse(
+      absl::StrCat("chestonia-go ", StonesField(stones), " turn=b phase=round rounds=2"), *v);
+  EXPECT_EQ(early.status().code(), absl::StatusCode::kInvalidArgument);
+  // Due: both outcomes apply.
+  std::unique_ptr<State> due = Load("players=2,darts=on", stones, "turn=b phase=round rounds=3");
+  ASSERT_NE(due, nullptr);
+  ASSERT_EQ(due->ToMove(), kChanceSeat);
+  for (const ChanceOutcome& o : due->ChanceOutcomes()) {
+    EXPECT_TRUE(due->Clone()->Apply(o.action).ok()) << o.action;
+  }
+}
+
 TEST(ChestoniaGoRules, ChainWithoutLibertyIsCaptured) {
   auto s = Load("players=2", kWhiteInAtari, "turn=b phase=start");
   EXPECT_EQ(Pos(*s).Liberties(*ParseCell("0,0")), 1);

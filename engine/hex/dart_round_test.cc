@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "engine/hex/position_text.h"
 #include "gtest/gtest.h"
 
 namespace arena::engine::hex {
@@ -210,6 +211,33 @@ TEST(DartRoundTest, PhaseWordsRoundTrip) {
   EXPECT_EQ(TurnPhaseName(TurnPhase::kAim), "dart-aim");
   EXPECT_TRUE(IsChancePhase(TurnPhase::kRoundChance));
   EXPECT_FALSE(IsChancePhase(TurnPhase::kPenalty));
+}
+
+// A position text may owe the round chance only where play could owe it: at a boundary with
+// three or more rounds since the last darts and no dart round under way. Found by the games'
+// fuzz target (tools/fuzz/fuzz_games.cc): a Chestonia Go text with phase=round and rounds=2 was
+// accepted, and its first chance outcome ("dart-round") was then refused as too early.
+TEST(DartRoundTest, AnOwedRoundChanceMustBeDue) {
+  DartRound round;
+  for (int rounds = 0; rounds <= kMaxRoundsBetweenDarts; ++rounds) {
+    round.rounds_since_dart = static_cast<int8_t>(rounds);
+    const absl::Status s = CheckOwedPhase(TurnPhase::kRoundChance, round, true, true);
+    if (rounds < kMinRoundsBeforeDart) {
+      EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << rounds;
+    } else {
+      EXPECT_TRUE(s.ok()) << rounds << " " << s;
+      // Every outcome the chance offers there applies.
+      for (const ChanceOutcome& o : RoundChanceOutcomes(round)) {
+        EXPECT_TRUE(
+            ParseDartAction(TurnPhase::kRoundChance, o.action, Board(), round, kLetters).ok())
+            << rounds << " " << o.action;
+      }
+    }
+  }
+  round.rounds_since_dart = 5;
+  round.dart_round = true;
+  EXPECT_EQ(CheckOwedPhase(TurnPhase::kRoundChance, round, true, true).code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

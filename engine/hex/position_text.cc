@@ -173,6 +173,13 @@ absl::Status CheckOwedPhase(TurnPhase phase, const DartRound& dart, bool turn_ac
   if (phase != TurnPhase::kRoundChance && !turn_active) {
     return BadPositionText("the seat to act is out");
   }
+  // The round chance comes only at a round boundary with enough rounds since the last darts
+  // (DartRound::OnRoundBoundary), where no dart round is under way.
+  if (phase == TurnPhase::kRoundChance &&
+      (dart.rounds_since_dart < kMinRoundsBeforeDart || dart.dart_round)) {
+    return BadPositionText(absl::StrCat("a round chance needs rounds=", kMinRoundsBeforeDart,
+                                        " or more and dartround=0"));
+  }
   if (phase == TurnPhase::kLanding && dart.aim < 0) return BadPositionText("phase=land needs aim");
   if (placement_needs_reward && phase == TurnPhase::kPlacement && dart.reward_zone == 0) {
     return BadPositionText("placement needs reward");

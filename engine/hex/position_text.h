@@ -72,8 +72,9 @@ absl::StatusOr<GameResult> ParseResult(const std::string& result, int players, i
 // What phase=<word> owes when it is not start or over; "unknown phase" otherwise.
 absl::StatusOr<TurnPhase> ParseOwedPhase(const std::string& word);
 // The checks every Chestonia text with an owed dart phase passes: the seat to act is still in
-// (unless the round chance is owed), a landing has its aim, a placement its reward (when
-// `placement_needs_reward`), and darts are on.
+// (unless the round chance is owed), a round chance is due (rounds at least
+// kMinRoundsBeforeDart, no dart round under way), a landing has its aim, a placement its reward
+// (when `placement_needs_reward`), and darts are on.
 absl::Status CheckOwedPhase(TurnPhase phase, const DartRound& dart, bool turn_active, bool darts_on,
                             bool placement_needs_reward = true);
 
