@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -19,7 +20,15 @@ int64_t IntField(const json& obj, const char* key) {
   if (!obj.is_object() || !obj.contains(key)) return 0;
   const json& v = obj[key];
   if (v.is_number_integer()) return v.get<int64_t>();
-  if (v.is_number()) return static_cast<int64_t>(v.get<double>());
+  if (v.is_number()) {
+    // A count past int64's range (1e300 from a broken provider) is clamped: casting it would
+    // be undefined behaviour.
+    constexpr double kLimit = 9.2e18;  // just below 2^63
+    const double d = v.get<double>();
+    if (d >= kLimit) return std::numeric_limits<int64_t>::max();
+    if (d <= -kLimit) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(d);
+  }
   if (v.is_string()) return std::strtoll(v.get_ref<const std::string&>().c_str(), nullptr, 10);
   return 0;
 }

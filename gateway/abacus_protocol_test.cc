@@ -1,5 +1,8 @@
 #include "gateway/abacus_protocol.h"
 
+#include <cstdint>
+#include <limits>
+
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 
@@ -19,6 +22,17 @@ TEST(AbacusProtocolTest, ParsesAChatCompletionWithComputePoints) {
   EXPECT_EQ(r->compute_points_used, 42);
   EXPECT_FALSE(ParseChatReply("{}").ok());
   EXPECT_FALSE(ParseChatReply("not json").ok());
+}
+
+// Token counts a broken provider writes as floats past int64's range are clamped, not cast
+// (undefined behaviour; found by tools/fuzz/fuzz_model_reply.cc); the cost then saturates.
+TEST(AbacusProtocolTest, TokenCountsOutOfRangeAreClamped) {
+  auto r = ParseChatReply(R"({"choices":[{"message":{"content":"MOVE: e2e4"}}],
+      "usage":{"prompt_tokens":1e300,"completion_tokens":-1e300,"total_tokens":12.9}})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->prompt_tokens, std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(r->completion_tokens, std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(r->total_tokens, 12);
 }
 
 TEST(AbacusProtocolTest, ModelListAndRouteLlmBudget) {
