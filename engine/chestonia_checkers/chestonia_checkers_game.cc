@@ -95,6 +95,21 @@ std::vector<std::string> ChestoniaCheckersState::BoundedLegalActions(int limit) 
   return actions;
 }
 
+std::vector<std::string> ChestoniaCheckersState::BoundedPieceActions(std::string_view cell,
+                                                                     int limit) const {
+  if (pos_.phase != Phase::kMove || limit <= 0) return State::BoundedPieceActions(cell, limit);
+  absl::StatusOr<int> from = ParseCell(cell);
+  if (!from.ok()) return {};
+  TurnList list;
+  GenerateTurns(pos_, list, limit);
+  std::vector<std::string> actions;
+  for (int i = 0; i < list.size() && static_cast<int>(actions.size()) < limit; ++i) {
+    if (list[i].from() == *from) actions.push_back(TurnText(list[i]));
+  }
+  std::sort(actions.begin(), actions.end());
+  return actions;
+}
+
 std::vector<ChanceOutcome> ChestoniaCheckersState::ChanceOutcomes() const {
   return hex::ChanceOutcomesOf(pos_.phase, pos_.dart, BoardGrid());
 }

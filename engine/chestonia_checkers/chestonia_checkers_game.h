@@ -38,6 +38,8 @@ class ChestoniaCheckersState : public State {
   std::vector<std::string> LegalActions() const override;
   // Turns from GenerateTurns with `limit` chain points per piece, the first `limit` kept.
   std::vector<std::string> BoundedLegalActions(int limit) const override;
+  // The turns of the piece on `cell` from GenerateTurns with `limit` chain points per piece.
+  std::vector<std::string> BoundedPieceActions(std::string_view cell, int limit) const override;
   std::vector<ChanceOutcome> ChanceOutcomes() const override;
   absl::Status Apply(std::string_view action) override;
   absl::Status ApplySeatEvent(int seat, SeatEvent event) override;

@@ -437,6 +437,36 @@ TEST(FacadeTest, ATurnIsOneActionDescribedWithEveryLanding) {
   EXPECT_EQ(s->Apply("0,-5:9,9").code(), absl::StatusCode::kInvalidArgument);
 }
 
+// A position from random play (three players, long set-up) where blue's king on 5,2 has about
+// 1.8 million distinct turns: listing them all takes seconds and gigabytes. A click on the
+// board (PieceActions) lists the clicked piece's turns within a budget instead, so the web
+// edge, which is given positions by anyone, stays cheap.
+constexpr char kKingAmidEnemies[] =
+    "players=3 setup=long board=plain darts=off reverse=off movecap=0 first=b turn=b phase=move "
+    "pieces=bM0,-7;bM2,-7;bM3,-7;bM4,-7;bM5,-7;bM6,-7;bM7,-7;bM-1,-6;bM2,-6;bM4,-6;bM0,-5;bM3,-4;"
+    "bM7,-4;bM-1,-3;bM2,-3;bK-7,0;wM-2,0;kM5,0;wM-6,1;kM4,1;kM6,1;wM-6,2;wM-5,2;wM-4,2;kM3,2;kM4,2;"
+    "bK5,2;wM-7,3;wM-5,3;wM-4,3;kM3,3;kM4,3;wM-7,4;wM-6,4;wM-4,4;kM3,4;wM-6,5;wM-5,5;kM1,5;kM2,5;"
+    "wM-6,6;kM-1,6;kM0,6;kM1,6;wM-6,7;wM-4,7;kM-1,7;kM0,7 out=- moves=93 noprogress=0 rounds=0 "
+    "dartround=0 aim=- reward=0 actions=93";
+
+TEST(FacadeTest, PieceActionsAreBoundedAmidMillionsOfTurns) {
+  std::unique_ptr<State> s = Load(kKingAmidEnemies);
+  ASSERT_NE(s, nullptr);
+  const std::vector<std::string> king = PieceActions(*s, "5,2");
+  ASSERT_FALSE(king.empty());
+  EXPECT_LE(king.size(), static_cast<size_t>(kMaxPieceActions));
+  for (size_t i = 0; i < king.size(); i += 97) {
+    EXPECT_TRUE(absl::StartsWith(king[i], "5,2:")) << king[i];
+    EXPECT_TRUE(s->Clone()->Apply(king[i]).ok()) << king[i];
+  }
+  // The other king's turns are listed too (a budget per piece, not one for the list).
+  const std::vector<std::string> other = PieceActions(*s, "-7,0");
+  EXPECT_FALSE(other.empty());
+  for (const std::string& a : other) EXPECT_TRUE(s->Clone()->Apply(a).ok()) << a;
+  EXPECT_TRUE(PieceActions(*s, "0,0").empty());  // an empty cell
+  EXPECT_TRUE(PieceActions(*s, "not a cell").empty());
+}
+
 TEST(FacadeTest, VariantKeysAreCheckedAndPerftCountsWholeTurns) {
   EXPECT_FALSE(
       ChestoniaCheckersGame::Instance().NewInitialState(*Variant::Parse("setup=short")).ok());

@@ -114,15 +114,20 @@ std::vector<std::string> State::BoundedLegalActions(int limit) const {
   return actions;
 }
 
-std::vector<std::string> PieceActions(const State& state, std::string_view cell) {
+std::vector<std::string> State::BoundedPieceActions(std::string_view cell, int limit) const {
   std::vector<std::string> out;
-  for (std::string& action : state.LegalActions()) {
-    absl::StatusOr<ActionFacts> facts = state.DescribeAction(action);
+  for (std::string& action : LegalActions()) {
+    if (limit > 0 && static_cast<int>(out.size()) >= limit) break;
+    absl::StatusOr<ActionFacts> facts = DescribeAction(action);
     if (facts.ok() && !facts->cells.empty() && facts->cells.front() == cell) {
       out.push_back(std::move(action));
     }
   }
   return out;
+}
+
+std::vector<std::string> PieceActions(const State& state, std::string_view cell) {
+  return state.BoundedPieceActions(cell, kMaxPieceActions);
 }
 
 uint64_t State::Perft(int depth) const {

@@ -129,6 +129,11 @@ class State {
   // stay bounded in any position (random players, MCTS); a game whose turns can number in the
   // hundreds of thousands (Chestonia checkers) overrides it. Default: LegalActions(), cut.
   virtual std::vector<std::string> BoundedLegalActions(int limit) const;
+  // At most `limit` (> 0) legal actions whose first touched cell (DescribeAction's cells) is
+  // `cell`, sorted: beginner highlighting and a click on the board, bounded in any position
+  // whatever the other pieces could do. Default: LegalActions() filtered; a game whose turns
+  // can number in the hundreds of thousands overrides it.
+  virtual std::vector<std::string> BoundedPieceActions(std::string_view cell, int limit) const;
   // Outcomes of a chance node with their probabilities (summing to 1); empty otherwise.
   virtual std::vector<ChanceOutcome> ChanceOutcomes() const { return {}; }
 
@@ -194,8 +199,10 @@ class Game {
                                                        const Variant& variant) const = 0;
 };
 
-// The legal actions that move the piece on `cell` (beginner highlighting): those whose first
-// touched cell is `cell`.
+// The legal actions that move the piece on `cell` (beginner highlighting, a click on the
+// board): those whose first touched cell is `cell`, at most kMaxPieceActions of them
+// (State::BoundedPieceActions).
+inline constexpr int kMaxPieceActions = 4096;
 std::vector<std::string> PieceActions(const State& state, std::string_view cell);
 
 // --- Registry ---------------------------------------------------------------------------

@@ -78,7 +78,9 @@ absl::StatusOr<std::string> ActionForJson(std::string_view body) {
   }
   const std::string from = p->body["from"], to = p->body["to"];
   std::vector<std::string> choices;
-  for (const std::string& a : p->state->LegalActions()) {
+  // Only the clicked piece's actions, bounded: the position comes from the caller, and every
+  // turn of a Chestonia checkers king amid many enemies can number in the millions.
+  for (const std::string& a : engine::PieceActions(*p->state, from)) {
     auto facts = p->state->DescribeAction(a);
     if (!facts.ok() || facts->cells.empty()) continue;
     if (facts->cells.front() == from && facts->cells.back() == to) choices.push_back(a);
