@@ -156,7 +156,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   pos.moves_played = moves;
   pos.no_progress = static_cast<int16_t>(noprogress);
   pos.action_count = actions;
-  absl::StatusOr<hex::DartRound> dart = fields->Dart(BoardGrid());
+  absl::StatusOr<hex::DartRound> dart = fields->Dart(BoardGrid(), rules.darts);
   if (!dart.ok()) return dart.status();
   pos.dart = *dart;
 

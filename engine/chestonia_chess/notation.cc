@@ -163,7 +163,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   pos.no_progress = static_cast<int16_t>(noprogress);
   pos.skips = static_cast<int8_t>(skips);
   pos.action_count = actions;
-  absl::StatusOr<hex::DartRound> dart = fields->Dart(BoardGrid());
+  absl::StatusOr<hex::DartRound> dart = fields->Dart(BoardGrid(), rules.darts);
   if (!dart.ok()) return dart.status();
   pos.dart = *dart;
   const std::string checks = fields->Get("checks", "-");

@@ -145,7 +145,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   pos.counts = static_cast<int8_t>(counts);
   pos.moves_played = moves;
   pos.action_count = actions;
-  absl::StatusOr<hex::DartRound> dart = fields->Dart(BoardGrid());
+  absl::StatusOr<hex::DartRound> dart = fields->Dart(BoardGrid(), rules.darts);
   if (!dart.ok()) return dart.status();
   pos.rounds_since_dart = dart->rounds_since_dart;
   pos.dart_round = dart->dart_round;

@@ -99,7 +99,7 @@ absl::StatusOr<ChestoniaOptions> PositionFields::Rules(const ChestoniaOptions& d
   return rules;
 }
 
-absl::StatusOr<DartRound> PositionFields::Dart(const Grid& grid) const {
+absl::StatusOr<DartRound> PositionFields::Dart(const Grid& grid, bool darts_on) const {
   DartRound dart;
   absl::StatusOr<int> rounds = Int("rounds", 0, 0, kMaxRoundsBetweenDarts);
   if (!rounds.ok()) return rounds.status();
@@ -120,7 +120,10 @@ absl::StatusOr<DartRound> PositionFields::Dart(const Grid& grid) const {
     }
     dart.aim = static_cast<int16_t>(cell);
   }
-  return dart;
+  if (dart.dart_round && dart.rounds_since_dart != 0) {
+    return BadPositionText("dartround=1 needs rounds=0");
+  }
+  return darts_on ? dart : DartRound{};
 }
 
 std::string RulesText(const ChestoniaOptions& rules, std::string_view after_players) {

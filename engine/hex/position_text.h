@@ -43,8 +43,12 @@ class PositionFields {
 
   // players (2..3), board, darts, reverse, movecap and first, each defaulting to `defaults`'s.
   absl::StatusOr<ChestoniaOptions> Rules(const ChestoniaOptions& defaults) const;
-  // rounds, dartround, aim (a cell of `grid` or -) and reward.
-  absl::StatusOr<DartRound> Dart(const Grid& grid) const;
+  // rounds, dartround, aim (a cell of `grid` or -) and reward; a dart round under way has
+  // rounds=0 (DartRound::StartRound). With darts off the schedule does not run, so the fields
+  // are checked and then read as their start values: a game whose host turns darts off
+  // mid-game (services/game_state/variant_change.h) ends any dart round under way there, and
+  // counts rounds afresh if they come back on.
+  absl::StatusOr<DartRound> Dart(const Grid& grid, bool darts_on) const;
 
  private:
   std::map<std::string, std::string> fields_;

@@ -7,7 +7,8 @@
 //   parse: Game::Parse(payload). What a game accepts must be a state the facade can work
 //          with: it serializes to a text that parses back to the same state (same text, hash,
 //          seat to move, legal actions), every legal action it lists applies, a seat to move
-//          has something to do, and its board, rendering and descriptions do not fail.
+//          has something to do, a click on a piece that can move offers legal actions, and its
+//          board, rendering and descriptions do not fail.
 //   apply: the initial state after `steps` (0..80) pseudo-random legal actions, then
 //          State::Apply(payload). A refused action leaves the state exactly as it was; an
 //          accepted one has the effect of one of the state's legal actions (or chance
@@ -111,6 +112,14 @@ void CheckParsed(const Game& game, const Variant& variant, const State& state) {
     std::unique_ptr<State> child = state.Clone();
     ARENA_FUZZ_CHECK(child->Apply(action).ok());
     Describe(*child);
+  }
+  // A click on the first action's piece offers actions from that cell, each of them legal.
+  const absl::StatusOr<arena::engine::ActionFacts> facts = state.DescribeAction(legal.front());
+  if (facts->cells.empty()) return;
+  const std::vector<std::string> piece = arena::engine::PieceActions(state, facts->cells.front());
+  ARENA_FUZZ_CHECK(!piece.empty());
+  for (size_t i = 0; i < piece.size() && i < 20; ++i) {
+    ARENA_FUZZ_CHECK(state.Clone()->Apply(piece[i]).ok());
   }
 }
 
