@@ -160,7 +160,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text, const Rules& defau
   if (!dart.ok()) return dart.status();
   pos.dart = *dart;
 
-  const std::string phase = fields->Get("phase", "start");
+  const std::string phase = hex::PhaseWord(fields->Get("phase", "start"), rules.darts);
   const std::string result = fields->Get("result", "-");
   if (phase == "over") {
     absl::StatusOr<hex::GameResult> over =

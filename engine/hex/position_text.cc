@@ -171,6 +171,13 @@ absl::StatusOr<TurnPhase> ParseOwedPhase(const std::string& word) {
   return *owed;
 }
 
+std::string PhaseWord(const std::string& word, bool darts_on) {
+  if (darts_on) return word;
+  if (word == TurnPhaseWord(TurnPhase::kRoundChance)) return "start";
+  if (word == TurnPhaseWord(TurnPhase::kAim)) return std::string(TurnPhaseWord(TurnPhase::kMove));
+  return word;
+}
+
 absl::Status CheckOwedPhase(TurnPhase phase, const DartRound& dart, bool turn_active, bool darts_on,
                             bool placement_needs_reward) {
   if (phase != TurnPhase::kRoundChance && !turn_active) {

@@ -73,6 +73,12 @@ absl::StatusOr<GameResult> ParseResult(const std::string& result, int players, i
                                        const std::function<std::string_view(int)>& reason_name);
 
 // --- The phase -------------------------------------------------------------------------------
+// The phase word a text is read with under rules whose darts are `darts_on`. With darts off a
+// round chance (at a round boundary) and an aim (a seat's dart business not begun) owe
+// nothing: the first reads as "start" (the next seat's turn begins) and the second as "move"
+// (the seat's turn has begun). That is where a host's mid-game "darts off" lands between turns
+// (services/game_state/variant_change.h). Any other word is returned as it is.
+std::string PhaseWord(const std::string& word, bool darts_on);
 // What phase=<word> owes when it is not start or over; "unknown phase" otherwise.
 absl::StatusOr<TurnPhase> ParseOwedPhase(const std::string& word);
 // The checks every Chestonia text with an owed dart phase passes: the seat to act is still in

@@ -55,7 +55,12 @@ absl::StatusOr<std::unique_ptr<engine::State>> ChangeVariantMidGame(const engine
         absl::StrCat(std::string(game.Id()),
                      " cannot take this change while the game runs: ", next.status().message()));
   }
-  if ((*next)->ToMove() != state.ToMove() || (*next)->NumSeats() != state.NumSeats()) {
+  // The same seat acts, unless the old position owed a chance the new rules do not (a round
+  // chance with darts turned off): then the next seat's turn begins.
+  const bool chance_dropped =
+      state.ToMove() == engine::kChanceSeat && (*next)->ToMove() != engine::kChanceSeat;
+  if (((*next)->ToMove() != state.ToMove() && !chance_dropped) ||
+      (*next)->NumSeats() != state.NumSeats()) {
     return absl::FailedPreconditionError(
         absl::StrCat(std::string(game.Id()), " cannot take this change while the game runs"));
   }

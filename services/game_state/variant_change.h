@@ -25,7 +25,9 @@ inline const std::vector<std::string>& MidGameVariantKeys() {
 }
 
 // FAILED_PRECONDITION when another key differs, or the game cannot take the change (its
-// message says which); else `state` under `to`, same seat to move, same position.
+// message says which); else `state` under `to`, same seat to move, same position (at a chance
+// the new rules do not owe, such as a round chance with darts turned off, the seat whose turn
+// begins there moves instead).
 absl::StatusOr<std::unique_ptr<engine::State>> ChangeVariantMidGame(const engine::Game& game,
                                                                     const engine::State& state,
                                                                     const engine::Variant& from,

@@ -58,5 +58,40 @@ TEST(VariantChangeTest, DartsOffMidDartRoundEndsTheRound) {
   }
 }
 
+// The change lands when the turn under way passes, and the next turn may already owe dart
+// business under the old variant: a round chance at a round boundary, or the next seat's aim
+// in a dart round. With darts off neither is owed: the round chance reads as the start of the
+// next seat's turn and the aim as that seat's move. Before, both refused the change, and
+// game-state dropped the host's "darts off" with an error in its log.
+TEST(VariantChangeTest, DartsOffLandsOnARoundChanceOrAnAim) {
+  for (const char* id : {"chestonia-chess", "chestonia-checkers", "chestonia-go"}) {
+    for (const char* owed : {"round", "aim"}) {
+      SCOPED_TRACE(std::string(id) + " at " + owed);
+      const engine::Game* game = engine::FindGame(id);
+      ASSERT_NE(game, nullptr);
+      auto on = engine::Variant::Parse("players=2,darts=on");
+      auto off = engine::Variant::Parse("players=2,darts=off");
+      ASSERT_TRUE(on.ok() && off.ok());
+      auto state = game->NewInitialState(*on);
+      ASSERT_TRUE(state.ok());
+      const std::string phase = std::string(" phase=") + owed + " ";
+      ASSERT_TRUE(PlayUntil(**state, [&](const engine::State& s) {
+        return absl::StrContains(s.Serialize(), phase);
+      }));
+      auto changed = ChangeVariantMidGame(*game, **state, *on, *off);
+      ASSERT_TRUE(changed.ok()) << changed.status();
+      std::unique_ptr<engine::State> next = std::move(*changed);
+      EXPECT_EQ(next->Phase(), "move");
+      EXPECT_GE(next->ToMove(), 0);
+      if (std::string(owed) == "aim") {
+        EXPECT_EQ(next->ToMove(), (*state)->ToMove());
+      }
+      auto reread = game->Parse(next->Serialize(), *off);
+      ASSERT_TRUE(reread.ok()) << reread.status();
+      EXPECT_EQ((*reread)->Serialize(), next->Serialize());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace arena::game_state
