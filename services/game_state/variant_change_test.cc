@@ -11,20 +11,42 @@
 namespace arena::game_state {
 namespace {
 
-// Plays `state` on, taking a dart round whenever the chance offers one, until `stop` holds.
+const engine::Variant& DartsOn() {
+  static const engine::Variant v = *engine::Variant::Parse("players=2,darts=on");
+  return v;
+}
+const engine::Variant& DartsOff() {
+  static const engine::Variant v = *engine::Variant::Parse("players=2,darts=off");
+  return v;
+}
+
+// A two-seat game of `id` with darts on, played (a dart round taken whenever the chance offers
+// one) until `stop` holds; null if it never does.
 template <typename Stop>
-bool PlayUntil(engine::State& state, Stop stop) {
-  for (int i = 0; i < 400 && !state.IsTerminal(); ++i) {
-    if (stop(state)) return true;
+std::unique_ptr<engine::State> PlayedUntil(const char* id, Stop stop) {
+  const engine::Game* game = engine::FindGame(id);
+  if (game == nullptr) return nullptr;
+  auto state = game->NewInitialState(DartsOn());
+  if (!state.ok()) return nullptr;
+  std::unique_ptr<engine::State> s = std::move(*state);
+  for (int i = 0; i < 400 && !s->IsTerminal(); ++i) {
+    if (stop(*s)) return s;
     std::string action;
-    if (state.ToMove() == engine::kChanceSeat) {
-      action = state.ChanceOutcomes().front().action;  // dart-round first, else a landing
+    if (s->ToMove() == engine::kChanceSeat) {
+      action = s->ChanceOutcomes().front().action;  // dart-round first, else a landing
     } else {
-      action = state.BoundedLegalActions(1).front();
+      action = s->BoundedLegalActions(1).front();
     }
-    if (!state.Apply(action).ok()) return false;
+    if (!s->Apply(action).ok()) return nullptr;
   }
-  return false;
+  return nullptr;
+}
+
+// `next` reads back under darts off to itself.
+void ExpectRereads(const char* id, const engine::State& next) {
+  auto reread = engine::FindGame(id)->Parse(next.Serialize(), DartsOff());
+  ASSERT_TRUE(reread.ok()) << reread.status() << "\n" << next.Serialize();
+  EXPECT_EQ((*reread)->Serialize(), next.Serialize());
 }
 
 // Darts turned off while a dart round is under way (the seat to move has thrown and owes its
@@ -34,27 +56,19 @@ bool PlayUntil(engine::State& state, Stop stop) {
 TEST(VariantChangeTest, DartsOffMidDartRoundEndsTheRound) {
   for (const char* id : {"chestonia-chess", "chestonia-checkers"}) {
     SCOPED_TRACE(id);
-    const engine::Game* game = engine::FindGame(id);
-    ASSERT_NE(game, nullptr);
-    auto on = engine::Variant::Parse("players=2,darts=on");
-    auto off = engine::Variant::Parse("players=2,darts=off");
-    ASSERT_TRUE(on.ok() && off.ok());
-    auto state = game->NewInitialState(*on);
-    ASSERT_TRUE(state.ok());
-    ASSERT_TRUE(PlayUntil(**state, [](const engine::State& s) {
+    std::unique_ptr<engine::State> state = PlayedUntil(id, [](const engine::State& s) {
       return s.Phase() == "move" && absl::StrContains(s.Serialize(), "dartround=1");
-    }));
-    auto changed = ChangeVariantMidGame(*game, **state, *on, *off);
+    });
+    ASSERT_NE(state, nullptr);
+    auto changed = ChangeVariantMidGame(*engine::FindGame(id), *state, DartsOn(), DartsOff());
     ASSERT_TRUE(changed.ok()) << changed.status();
     std::unique_ptr<engine::State> next = std::move(*changed);
-    EXPECT_EQ(next->ToMove(), (*state)->ToMove());
+    EXPECT_EQ(next->ToMove(), state->ToMove());
     EXPECT_TRUE(absl::StrContains(next->Serialize(), " dartround=0 ")) << next->Serialize();
     ASSERT_TRUE(next->Apply(next->BoundedLegalActions(1).front()).ok());
     if (next->IsTerminal()) continue;
     EXPECT_EQ(next->Phase(), "move");
-    auto reread = game->Parse(next->Serialize(), *off);
-    ASSERT_TRUE(reread.ok()) << reread.status() << "\n" << next->Serialize();
-    EXPECT_EQ((*reread)->Serialize(), next->Serialize());
+    ExpectRereads(id, *next);
   }
 }
 
@@ -65,30 +79,20 @@ TEST(VariantChangeTest, DartsOffMidDartRoundEndsTheRound) {
 // game-state dropped the host's "darts off" with an error in its log.
 TEST(VariantChangeTest, DartsOffLandsOnARoundChanceOrAnAim) {
   for (const char* id : {"chestonia-chess", "chestonia-checkers", "chestonia-go"}) {
-    for (const char* owed : {"round", "aim"}) {
+    for (const std::string owed : {"round", "aim"}) {
       SCOPED_TRACE(std::string(id) + " at " + owed);
-      const engine::Game* game = engine::FindGame(id);
-      ASSERT_NE(game, nullptr);
-      auto on = engine::Variant::Parse("players=2,darts=on");
-      auto off = engine::Variant::Parse("players=2,darts=off");
-      ASSERT_TRUE(on.ok() && off.ok());
-      auto state = game->NewInitialState(*on);
-      ASSERT_TRUE(state.ok());
-      const std::string phase = std::string(" phase=") + owed + " ";
-      ASSERT_TRUE(PlayUntil(**state, [&](const engine::State& s) {
-        return absl::StrContains(s.Serialize(), phase);
-      }));
-      auto changed = ChangeVariantMidGame(*game, **state, *on, *off);
+      std::unique_ptr<engine::State> state = PlayedUntil(id, [&](const engine::State& s) {
+        return absl::StrContains(s.Serialize(), " phase=" + owed + " ");
+      });
+      ASSERT_NE(state, nullptr);
+      auto changed = ChangeVariantMidGame(*engine::FindGame(id), *state, DartsOn(), DartsOff());
       ASSERT_TRUE(changed.ok()) << changed.status();
-      std::unique_ptr<engine::State> next = std::move(*changed);
-      EXPECT_EQ(next->Phase(), "move");
-      EXPECT_GE(next->ToMove(), 0);
-      if (std::string(owed) == "aim") {
-        EXPECT_EQ(next->ToMove(), (*state)->ToMove());
+      EXPECT_EQ((*changed)->Phase(), "move");
+      EXPECT_GE((*changed)->ToMove(), 0);
+      if (owed == "aim") {
+        EXPECT_EQ((*changed)->ToMove(), state->ToMove());
       }
-      auto reread = game->Parse(next->Serialize(), *off);
-      ASSERT_TRUE(reread.ok()) << reread.status();
-      EXPECT_EQ((*reread)->Serialize(), next->Serialize());
+      ExpectRereads(id, **changed);
     }
   }
 }
