@@ -83,7 +83,19 @@ absl::StatusOr<ChatReply> ParseChatReply(const std::string& body) {
   ChatReply reply;
   if (choice.contains("message") && choice["message"].is_object()) {
     const json& content = choice["message"].value("content", json());
-    if (content.is_string()) reply.content = content.get<std::string>();
+    if (content.is_string()) {
+      reply.content = content.get<std::string>();
+    } else if (content.is_array()) {
+      // Some models behind the router answer in parts ([{"type": "thinking", ...},
+      // {"type": "text", "text": "..."}]): the answer is their text parts, in order.
+      for (const json& part : content) {
+        if (!part.is_object() || !part.contains("text") || !part["text"].is_string()) continue;
+        const std::string type = part.value("type", std::string("text"));
+        if (type != "text" && type != "output_text") continue;
+        if (!reply.content.empty()) reply.content += "\n";
+        reply.content += part["text"].get<std::string>();
+      }
+    }
   }
   const json& finish = choice.value("finish_reason", json());
   if (finish.is_string()) reply.finish_reason = finish.get<std::string>();

@@ -53,7 +53,8 @@ struct ChatReply {
   double compute_points_used = 0;
   bool usage_present = false;  // the reply had a usage block (the token counts are its own)
 };
-// Parses a 200 body. INVALID_ARGUMENT when it is not a chat completion.
+// Parses a 200 body. INVALID_ARGUMENT when it is not a chat completion. The content is the
+// message's string, or the text parts of a content array in order (thinking parts left out).
 absl::StatusOr<ChatReply> ParseChatReply(const std::string& body);
 
 struct ModelEntry {

@@ -24,6 +24,19 @@ TEST(AbacusProtocolTest, ParsesAChatCompletionWithComputePoints) {
   EXPECT_FALSE(ParseChatReply("not json").ok());
 }
 
+// A model that answers in parts: the text parts are the content, the thinking is not.
+TEST(AbacusProtocolTest, ContentInPartsIsItsTextParts) {
+  auto r = ParseChatReply(R"({"choices":[{"message":{"role":"assistant","content":[
+      {"type":"thinking","thinking":[{"type":"text","text":"e4 or d4?"}]},
+      {"type":"text","text":"I take the centre."},{"type":"image_url","image_url":{"url":"x"}},
+      {"type":"text","text":"MOVE: e2e4"}]},"finish_reason":"stop"}]})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->content, "I take the centre.\nMOVE: e2e4");
+  auto odd = ParseChatReply(R"({"choices":[{"message":{"content":[1,{"type":"text"},null]}}]})");
+  ASSERT_TRUE(odd.ok());
+  EXPECT_EQ(odd->content, "");
+}
+
 // Token counts a broken provider writes as floats past int64's range are clamped, not cast
 // (undefined behaviour; found by tools/fuzz/fuzz_model_reply.cc); the cost then saturates.
 TEST(AbacusProtocolTest, TokenCountsOutOfRangeAreClamped) {
