@@ -83,7 +83,7 @@ absl::StatusOr<std::string> ActionForJson(std::string_view body) {
   for (const std::string& a : engine::PieceActions(*p->state, from)) {
     auto facts = p->state->DescribeAction(a);
     if (!facts.ok() || facts->cells.empty()) continue;
-    if (facts->cells.front() == from && facts->cells.back() == to) choices.push_back(a);
+    if (facts->cells.back() == to) choices.push_back(a);  // PieceActions: all start at `from`
   }
   if (choices.empty()) {
     return absl::NotFoundError(

@@ -26,6 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "engine/core/game.h"
 #include "tools/fuzz/fuzz_check.h"
 
@@ -49,24 +51,13 @@ struct Header {
 };
 
 bool ParseHeader(std::string_view line, Header* h) {
-  std::vector<std::string> words;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && line[i] == ' ') ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ') ++i;
-    if (i > start) words.emplace_back(line.substr(start, i - start));
-  }
-  if (words.size() != 4 || words[3].size() > 2) return false;
+  const std::vector<std::string> words =
+      absl::StrSplit(arena::engine::ToAbsl(line), ' ', absl::SkipEmpty());
+  if (words.size() != 4 || !absl::SimpleAtoi(words[3], &h->steps)) return false;
   h->game = words[0];
   h->variant = words[1] == "-" ? "" : words[1];
   h->mode = words[2];
-  h->steps = 0;
-  for (char c : words[3]) {
-    if (c < '0' || c > '9') return false;
-    h->steps = h->steps * 10 + (c - '0');
-  }
-  return h->steps <= arena::fuzz::kMaxPlayedSteps;
+  return h->steps >= 0 && h->steps <= arena::fuzz::kMaxPlayedSteps;
 }
 
 // The things a serving layer asks of any state; none may fail on a state the game made.
