@@ -119,25 +119,28 @@ absl::StatusOr<FairPlayReport> TimedAnalysis(const char* what, const FairPlayGam
 
 TEST(FairPlayStockfish, TheSideThatPlaysTheEnginesMovesIsFlagged) {
   if (!HaveStockfish()) GTEST_SKIP() << "no " << bots::StockfishPath();
-  // White, rated 1500: the engine at the analysis depth. Black, rated as what it is: Stockfish
-  // at its strongest limited level, strong enough to keep the game undecided for long (against
-  // a weak opponent the engine wins before it has made enough analysed moves; docs/ranked.md).
+  // White, rated 1500: the engine at the analysis depth. Black, rated as the strong player it
+  // is: the engine two plies shallower, strong enough to keep the game undecided for long
+  // (against a weak opponent the engine wins before it has made enough analysed moves;
+  // docs/ranked.md). Both sides search to a depth from an empty hash table, so the game is the
+  // same on every run: with Stockfish's limited strength (UCI_Elo, by time) as black, the game
+  // changed from run to run and sometimes left white 18 analysed moves, short of the 20 a flag
+  // needs.
   FairPlayGame game;
-  game.moves =
-      PlayGame(StockfishPlayer(0, kDepth), StockfishPlayer(bots::kStockfishMaxElo, 0), 100);
+  game.moves = PlayGame(StockfishPlayer(0, kDepth), StockfishPlayer(0, kDepth - 2), 100);
   game.ratings = {1500, bots::kStockfishMaxElo};
   // Timings as an engine user's might be: a steady few seconds a move.
   for (size_t i = 0; i < game.moves.size(); ++i) game.think_ms.push_back(3000 + 100 * (i % 3));
   FairPlayOptions options;
-  auto report = TimedAnalysis("engine vs 2850", game, options);
+  auto report = TimedAnalysis("engine vs two plies less", game, options);
   ASSERT_TRUE(report.ok()) << report.status();
   const PlayerFairPlay& white = report->players[0];
   EXPECT_GE(white.moves_analysed, options.limits.min_moves);
   EXPECT_GE(white.match_rate, options.limits.min_match_rate);
   EXPECT_LE(white.acpl, white.acpl_limit);
   EXPECT_TRUE(white.flagged);
-  // Black is nearly full-strength Stockfish too, judged against its own 2850 rating: whether
-  // it crosses that (strict) limit varies from run to run, so it is not asserted.
+  // Black is a strong engine too, judged against its 2850 rating's strict limit: how it fares
+  // there is the engine's business, not this check's, so it is not asserted.
   ASSERT_TRUE(white.median_think_ms.has_value());
   EXPECT_GE(*white.median_think_ms, 3000);
   EXPECT_LE(*white.median_think_ms, 3200);
